@@ -1,0 +1,25 @@
+// The three-plus entry points behind the CLI and the wasm module: JSON text in, JSON out.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace gpusizer {
+
+struct ApiResult {
+  bool ok = false;
+  nlohmann::json value;       // the answer when ok
+  std::string error_field;    // when !ok: the dotted field ("[2].training.zero" inside an array)
+  std::string error_message;
+};
+
+// Commands: "estimate", and the catalog listings "models", "gpus", "instances" (input ignored).
+// The input of a scenario command is one scenario object or an array of them (then the answer
+// is an array in the same order). Never throws.
+ApiResult run_command(const std::string& command, const std::string& input_text);
+
+// Everything the page needs once at start-up: presets, GPUs, instances, formats and ids.
+nlohmann::json catalog_json();
+
+}  // namespace gpusizer

@@ -1,0 +1,129 @@
+// Model architecture: the hyper-parameters the sizing math needs, and the exact
+// parameter counts derived from them. Plain data, plain functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace gpusizer {
+
+enum class MlpKind { Gated, Plain };       // gated: SwiGLU/GeGLU, 3 matrices; plain: GELU, 2 matrices
+enum class NormKind { Rms, Layer };        // RMSNorm: weight only; LayerNorm: weight and bias
+enum class AttnBias { None, Qkv, All };    // Qkv: Qwen2-style q/k/v biases; All: q/k/v/o biases (GPT-2, BERT)
+
+// Multi-head latent attention (DeepSeek-V2/V3); active when kv_lora_rank > 0. Then the KV cache
+// holds kv_lora_rank + qk_rope_head_dim values per token and layer, and Architecture::head_dim
+// is the q/k head width qk_nope_head_dim + qk_rope_head_dim.
+struct Mla {
+  int64_t q_lora_rank = 0;  // 0: plain q projection
+  int64_t kv_lora_rank = 0;
+  int64_t qk_nope_head_dim = 0;
+  int64_t qk_rope_head_dim = 0;
+  int64_t v_head_dim = 0;
+};
+
+struct Architecture {
+  std::string id;    // preset id, or "" for an imported / explicit model
+  std::string name;  // display name
+  std::string hf_repo;
+  std::string family;  // "llama", "qwen2", "gpt2", ... (informational)
+  std::string source;  // where a preset's numbers come from (keys of shared/reference/facts_models.md)
+
+  int64_t layers = 0;
+  int64_t hidden = 0;
+  int64_t heads = 0;
+  int64_t kv_heads = 0;
+  int64_t head_dim = 0;      // per attention head (q/k/v); may differ from hidden/heads (Qwen3, Gemma 2)
+  int64_t intermediate = 0;  // dense MLP width per projection
+  int64_t vocab = 0;
+  bool tied_embeddings = false;
+
+  MlpKind mlp = MlpKind::Gated;
+  bool mlp_bias = false;
+  NormKind norm = NormKind::Rms;
+  int64_t norms_per_layer = 2;  // Gemma 2: 4
+  bool qk_norm = false;         // per-head q/k RMSNorm (Qwen3)
+  AttnBias attn_bias = AttnBias::None;
+  bool final_norm = true;
+
+  int64_t learned_positions = 0;  // learned absolute position embeddings (GPT-2, BERT)
+  int64_t type_vocab = 0;         // BERT token-type embeddings
+  bool pooler = false;            // BERT pooler (hidden x hidden + bias)
+  bool embedding_norm = false;    // BERT LayerNorm after the embeddings
+  bool encoder = false;           // bidirectional encoder: no KV cache, no generation
+
+  // Mixture of experts; experts == 0 means dense.
+  int64_t experts = 0;
+  int64_t experts_per_token = 0;
+  int64_t shared_experts = 0;
+  int64_t expert_intermediate = 0;         // per routed expert
+  int64_t shared_expert_intermediate = 0;  // per shared expert; 0 = expert_intermediate
+  int64_t dense_layers = 0;                // leading dense layers (DeepSeek first_k_dense_replace)
+  bool router_bias = false;         // per-expert score-correction bias (DeepSeek-V3 e_score_correction_bias)
+  bool shared_expert_gate = false;  // hidden x 1 sigmoid gate on the shared expert (Qwen2-MoE)
+
+  Mla mla;
+
+  int64_t sliding_window = 0;         // 0: full attention everywhere
+  int64_t sliding_window_layers = 0;  // layers that use the window (Gemma 2: every other one)
+  int64_t max_positions = 0;          // max_position_embeddings, 0 if unknown
+};
+
+// Bounds that validate_architecture enforces: far above any released model (largest vocab
+// 256000, largest hidden 18432), and small enough that a product of three sizes fits in int64.
+constexpr int64_t kMaxArchSize = int64_t{1} << 20;
+constexpr int64_t kMaxArchPositions = int64_t{1} << 30;  // context lengths (Llama 4 Scout: 10M)
+
+// One kind of nn.Linear weight in the model: `count` copies of an in x out matrix.
+struct LinearModule {
+  std::string name;   // "q", "k", "v", "o", "gate", "up", "down", "expert_gate", "q_a", "kv_b", "router", ...
+  std::string group;  // "attention", "mlp", "experts", "router"
+  int64_t in = 0;
+  int64_t out = 0;
+  int64_t count = 0;         // copies across the whole model
+  int64_t active_count = 0;  // copies touched per token (top-k routed experts)
+};
+
+struct ParamCounts {
+  double total = 0;
+  double active = 0;           // per token (MoE: top-k routed + shared experts)
+  double embedding = 0;        // token (+position, +type) embeddings
+  double lm_head = 0;          // 0 when tied to the embeddings
+  double linear = 0;           // weights of all nn.Linear layers in the blocks (quantizable)
+  double linear_active = 0;
+  double other = 0;            // norms, biases, pooler: kept in 16-bit by every quantizer
+  double per_layer_linear_max = 0;  // largest single layer's linear weights (ZeRO-3 live params)
+};
+
+// Every nn.Linear of the blocks, also the module list LoRA targets. Names: attention q, k, v, o
+// (MLA: q_a, q_b or q, kv_a, kv_b, o); dense MLP gate, up, down (plain MLP: up, down); routed
+// experts expert_gate, expert_up, expert_down (group "experts"); shared experts shared_gate,
+// shared_up, shared_down (group "mlp": every token passes them, like a dense MLP); router and
+// shared_expert_gate (group "router"). Fused checkpoints (qkv_proj, gate_up_proj) are listed
+// split: the weights are the same. The LM head is not listed (ParamCounts::lm_head).
+std::vector<LinearModule> linear_modules(const Architecture& arch);
+ParamCounts count_params(const Architecture& arch);
+
+// Preset catalog (core/data/models.json, embedded at build time).
+const std::vector<Architecture>& model_presets();
+const Architecture* find_preset(const std::string& id);  // nullptr if unknown
+
+// Hugging Face config.json to an Architecture. Throws InputError naming the missing or
+// bad field as "model.hf_config.<key>".
+Architecture from_hf_config(const nlohmann::json& config);
+
+// Architecture from a bare parameter count: a Llama-3-like shape (scaling rule documented in
+// architecture.cpp) whose count lands within 1 %. The caller warns that the shape is guessed.
+Architecture from_param_count(double params);
+
+// Explicit-field object of the spec ({"name", "layers", ...}); errors name "model.<key>".
+Architecture from_explicit_fields(const nlohmann::json& fields);
+
+// Checks the invariants (positive sizes, heads divisible by kv_heads, ...); throws InputError
+// with field prefix `field` ("model", "model.hf_config").
+void validate_architecture(const Architecture& arch, const std::string& field);
+
+}  // namespace gpusizer

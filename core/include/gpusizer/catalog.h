@@ -1,0 +1,68 @@
+// GPU and cloud-instance catalogs (core/data/gpus.json, core/data/instances.json,
+// embedded at build time). Every figure carries its source in the data file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gpusizer {
+
+struct Gpu {
+  std::string id;    // spec id: "a100-80gb", "h100-80gb", "t4", ...
+  std::string name;  // "NVIDIA A100 SXM4 80GB"
+  std::string vendor;  // "nvidia", "amd"
+  std::string arch;    // "turing", "volta", "ampere", "ada", "hopper", "blackwell", "cdna3"
+  int year = 0;
+
+  double memory_bytes = 0;           // what CUDA/torch can allocate in (total_memory)
+  double marketed_memory_bytes = 0;  // the label (80 GB = 80e9)
+  bool memory_measured = false;      // memory_bytes read from a public log, not derived
+  double nvidia_smi_memory_bytes = 0;  // nvidia-smi/NVML "Total" on current drivers (rocm-smi for AMD); 0 = unknown
+  std::string memory_note;           // which log memory_bytes comes from, or how it was derived
+  double bandwidth_bytes_per_s = 0;  // HBM/GDDR peak
+
+  // Dense peak throughput (no sparsity), per GPU, in TFLOP/s (TOP/s for ints); 0 = unsupported.
+  double fp32_tflops = 0;
+  double tf32_tflops = 0;
+  double fp16_tflops = 0;
+  double bf16_tflops = 0;
+  double fp8_tflops = 0;
+  double int8_tops = 0;
+  double int4_tops = 0;
+  bool supports_bf16 = false;
+  bool supports_fp8 = false;
+
+  double interconnect_bytes_per_s = 0;  // NVLink/xGMI per GPU (total bidirectional); 0 = PCIe only
+  double pcie_bytes_per_s = 0;          // host link per GPU (bidirectional)
+
+  double cuda_context_bytes = 0;   // CUDA context + framework start-up per process
+  double blas_workspace_bytes = 0; // cuBLAS/hipBLAS workspaces per GEMM stream
+  std::string source;              // comma-separated keys of the "sources" object of gpus.json
+  std::string notes;               // caveats: derived or uncertain figures, form factor
+};
+
+struct Instance {
+  std::string provider;     // "Alibaba Cloud ECS", "AWS EC2", ...
+  std::string provider_id;  // "alibaba", "aws", "gcp", "azure", "lambda", "runpod", "tencent"
+  std::string instance;     // "ecs.gn7i-c8g1.2xlarge"
+  std::string region;
+  std::string gpu_id;       // a Gpu id of the catalog
+  int gpus = 0;             // GPUs per instance
+  int vcpu = 0;             // 0 if unknown
+  double ram_bytes = 0;     // host RAM, 0 if unknown
+  double price_per_hour = 0;
+  std::string currency;     // "CNY" or "USD"
+  std::string billing;      // "on-demand" (incl. pay-as-you-go) or "capacity-block" (reserved in advance)
+  std::string price_date;   // as given by the source
+  std::string source;
+  std::string notes;
+};
+
+const std::vector<Gpu>& gpu_catalog();
+const Gpu* find_gpu(const std::string& id);  // nullptr if unknown
+const std::vector<Instance>& instance_catalog();
+
+// CNY per USD used by the source price catalogs (1 / 0.138, instances.json "cny_per_usd").
+double default_cny_per_usd();
+
+}  // namespace gpusizer

@@ -1,0 +1,98 @@
+#include "gpusizer/api.h"
+
+#include <functional>
+#include <map>
+
+#include "gpusizer/catalog.h"
+#include "gpusizer/error.h"
+#include "gpusizer/estimate.h"
+#include "gpusizer/scenario.h"
+#include "catalog_json.h"
+
+namespace gpusizer {
+namespace {
+
+// JSON nesting deeper than any scenario needs; deeper input is refused before parsing recursion
+// can exhaust the (small) wasm stack.
+constexpr int kMaxDepth = 64;
+
+using Handler = std::function<nlohmann::json(const nlohmann::json&)>;
+
+const std::map<std::string, Handler>& scenario_commands() {
+  static const std::map<std::string, Handler> commands = {
+      {"estimate", [](const nlohmann::json& in) { return to_json(estimate(parse_scenario(in))); }},
+  };
+  return commands;
+}
+
+void check_depth(const std::string& text) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxDepth) throw InputError("input", "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+}
+
+nlohmann::json parse_text(const std::string& text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError("input", "is empty: expected a scenario JSON object");
+  check_depth(text);
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError("input", std::string("is not valid JSON: ") + e.what());
+  }
+}
+
+nlohmann::json run_scenarios(const Handler& handler, const nlohmann::json& input) {
+  if (!input.is_array()) return handler(input);
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; i < input.size(); ++i) {
+    try {
+      out.push_back(handler(input[i]));
+    } catch (const InputError& e) {
+      throw InputError("[" + std::to_string(i) + "]." + e.field, e.what());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+ApiResult run_command(const std::string& command, const std::string& input_text) {
+  ApiResult r;
+  try {
+    if (command == "models") {
+      r.value = models_json();
+    } else if (command == "gpus") {
+      r.value = gpus_json();
+    } else if (command == "instances") {
+      r.value = instances_json();
+    } else if (command == "catalog") {
+      r.value = catalog_json();
+    } else {
+      auto it = scenario_commands().find(command);
+      if (it == scenario_commands().end()) throw InputError("command", "unknown command \"" + command + "\"");
+      r.value = run_scenarios(it->second, parse_text(input_text));
+    }
+    r.ok = true;
+  } catch (const InputError& e) {
+    r.error_field = e.field;
+    r.error_message = e.what();
+  } catch (const std::exception& e) {
+    r.error_field = "input";
+    r.error_message = std::string("internal error: ") + e.what();
+  }
+  return r;
+}
+
+}  // namespace gpusizer

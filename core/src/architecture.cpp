@@ -1,0 +1,343 @@
+// Parameter counts and linear-module lists of an Architecture, its invariants, and the two
+// sources of an architecture that need no catalog: explicit fields and a bare parameter count.
+// The counting formulas reproduce shared/reference/facts_models.md ("Formulas used for computed
+// params") exactly for every preset.
+#include "gpusizer/architecture.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/error.h"
+#include "json_reader.h"
+
+namespace gpusizer {
+namespace {
+
+int64_t moe_layers(const Architecture& a) { return a.experts > 0 ? a.layers - a.dense_layers : 0; }
+int64_t dense_mlp_layers(const Architecture& a) { return a.layers - moe_layers(a); }
+
+// RMSNorm has a weight; LayerNorm a weight and a bias.
+double norm_params(const Architecture& a) {
+  return static_cast<double>(a.norm == NormKind::Layer ? 2 * a.hidden : a.hidden);
+}
+
+double weights(const LinearModule& m) { return static_cast<double>(m.in) * static_cast<double>(m.out); }
+
+// The attention projections of one layer (count 1 each).
+std::vector<LinearModule> attention_modules(const Architecture& a) {
+  const int64_t h = a.hidden;
+  const Mla& m = a.mla;
+  if (m.kv_lora_rank > 0) {  // DeepSeek-V2 paper, eq. 9-14: low-rank q and joint kv compression
+    const int64_t q_out = a.heads * (m.qk_nope_head_dim + m.qk_rope_head_dim);
+    std::vector<LinearModule> out;
+    if (m.q_lora_rank > 0) {
+      out.push_back({"q_a", "attention", h, m.q_lora_rank, 1, 1});
+      out.push_back({"q_b", "attention", m.q_lora_rank, q_out, 1, 1});
+    } else {
+      out.push_back({"q", "attention", h, q_out, 1, 1});
+    }
+    out.push_back({"kv_a", "attention", h, m.kv_lora_rank + m.qk_rope_head_dim, 1, 1});
+    out.push_back({"kv_b", "attention", m.kv_lora_rank,
+                   a.heads * (m.qk_nope_head_dim + m.v_head_dim), 1, 1});
+    out.push_back({"o", "attention", a.heads * m.v_head_dim, h, 1, 1});
+    return out;
+  }
+  const int64_t q = a.heads * a.head_dim;
+  const int64_t kv = a.kv_heads * a.head_dim;
+  return {{"q", "attention", h, q, 1, 1},
+          {"k", "attention", h, kv, 1, 1},
+          {"v", "attention", h, kv, 1, 1},
+          {"o", "attention", q, h, 1, 1}};
+}
+
+// One MLP of `width`: gated (gate, up, down) or plain (up, down); names start with `prefix`.
+void add_mlp(const Architecture& a, const std::string& prefix, const std::string& group,
+             int64_t width, int64_t count, int64_t active, std::vector<LinearModule>* out) {
+  if (a.mlp == MlpKind::Gated) out->push_back({prefix + "gate", group, a.hidden, width, count, active});
+  out->push_back({prefix + "up", group, a.hidden, width, count, active});
+  out->push_back({prefix + "down", group, width, a.hidden, count, active});
+}
+
+std::vector<LinearModule> dense_mlp_modules(const Architecture& a) {
+  std::vector<LinearModule> out;
+  add_mlp(a, "", "mlp", a.intermediate, 1, 1, &out);
+  return out;
+}
+
+// One MoE layer: router, routed experts (top-k active), shared experts (always active).
+std::vector<LinearModule> moe_modules(const Architecture& a) {
+  std::vector<LinearModule> out = {{"router", "router", a.hidden, a.experts, 1, 1}};
+  add_mlp(a, "expert_", "experts", a.expert_intermediate, a.experts, a.experts_per_token, &out);
+  if (a.shared_experts > 0) {
+    const int64_t width =
+        a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate;
+    add_mlp(a, "shared_", "mlp", width, a.shared_experts, a.shared_experts, &out);
+  }
+  if (a.shared_expert_gate) out.push_back({"shared_expert_gate", "router", a.hidden, 1, 1, 1});
+  return out;
+}
+
+void append(const std::vector<LinearModule>& per_layer, int64_t layers, std::vector<LinearModule>* out) {
+  for (LinearModule m : per_layer) {
+    m.count *= layers;
+    m.active_count *= layers;
+    out->push_back(m);
+  }
+}
+
+double sum_weights(const std::vector<LinearModule>& modules) {
+  double total = 0;
+  for (const LinearModule& m : modules) total += weights(m) * static_cast<double>(m.count);
+  return total;
+}
+
+// Biases of the linear layers: q/k/v (Qwen2, ChatGLM2+), also o (GPT-2, BERT), dense MLP.
+double bias_params(const Architecture& a, const std::vector<LinearModule>& modules) {
+  double total = 0;
+  for (const LinearModule& m : modules) {
+    const bool qkv = m.name == "q" || m.name == "k" || m.name == "v";
+    const bool biased = (qkv && a.attn_bias != AttnBias::None) ||
+                        (m.name == "o" && a.attn_bias == AttnBias::All) ||
+                        (m.group == "mlp" && a.mlp_bias && m.name.rfind("shared_", 0) != 0);
+    if (biased) total += static_cast<double>(m.out) * static_cast<double>(m.count);
+  }
+  return total;
+}
+
+// Norms, biases, pooler and router biases: everything outside embeddings and linear weights.
+double other_params(const Architecture& a, const std::vector<LinearModule>& modules) {
+  const double h = static_cast<double>(a.hidden);
+  const double layers = static_cast<double>(a.layers);
+  double total = bias_params(a, modules);
+  total += layers * static_cast<double>(a.norms_per_layer) * norm_params(a);
+  if (a.qk_norm) total += layers * 2.0 * static_cast<double>(a.head_dim);  // Qwen3 q_norm, k_norm
+  if (a.mla.kv_lora_rank > 0) {  // DeepSeek q_a_layernorm and kv_a_layernorm (RMSNorm)
+    total += layers * static_cast<double>(a.mla.q_lora_rank + a.mla.kv_lora_rank);
+  }
+  if (a.final_norm) total += norm_params(a);
+  if (a.embedding_norm) total += norm_params(a);
+  if (a.pooler) total += h * h + h;  // BertPooler: dense hidden x hidden with bias
+  if (a.router_bias) total += static_cast<double>(a.experts * moe_layers(a));
+  return total;
+}
+
+// The largest block's linear weights (a dense block or an MoE block, whichever is larger).
+double per_layer_linear_max(const Architecture& a) {
+  const double attention = sum_weights(attention_modules(a));
+  double mlp = 0;
+  if (dense_mlp_layers(a) > 0) mlp = sum_weights(dense_mlp_modules(a));
+  if (moe_layers(a) > 0) mlp = std::max(mlp, sum_weights(moe_modules(a)));
+  return attention + mlp;
+}
+
+void check_range(const std::string& field, const char* key, int64_t value, int64_t lo, int64_t hi) {
+  if (value < lo || value > hi) {
+    throw InputError(field + "." + key, "must be from " + std::to_string(lo) + " to " +
+                                            std::to_string(hi) + " (got " + std::to_string(value) + ")");
+  }
+}
+
+void validate_moe(const Architecture& a, const std::string& field) {
+  if (a.experts == 0) {
+    check_range(field, "experts_per_token", a.experts_per_token, 0, 0);
+    check_range(field, "shared_experts", a.shared_experts, 0, 0);
+    check_range(field, "expert_intermediate", a.expert_intermediate, 0, 0);
+    check_range(field, "dense_layers", a.dense_layers, 0, 0);
+    return;
+  }
+  check_range(field, "experts", a.experts, 1, kMaxArchSize);
+  check_range(field, "experts_per_token", a.experts_per_token, 1, a.experts);
+  check_range(field, "expert_intermediate", a.expert_intermediate, 1, kMaxArchSize);
+  check_range(field, "shared_experts", a.shared_experts, 0, kMaxArchSize);
+  check_range(field, "shared_expert_intermediate", a.shared_expert_intermediate, 0, kMaxArchSize);
+  check_range(field, "dense_layers", a.dense_layers, 0, a.layers);
+}
+
+void validate_mla(const Mla& m, const std::string& field) {
+  const std::string mla = field + ".mla";
+  if (m.kv_lora_rank == 0) {
+    check_range(mla, "q_lora_rank", m.q_lora_rank, 0, 0);
+    return;
+  }
+  check_range(mla, "kv_lora_rank", m.kv_lora_rank, 1, kMaxArchSize);
+  check_range(mla, "q_lora_rank", m.q_lora_rank, 0, kMaxArchSize);
+  check_range(mla, "qk_nope_head_dim", m.qk_nope_head_dim, 0, kMaxArchSize);
+  check_range(mla, "qk_rope_head_dim", m.qk_rope_head_dim, 1, kMaxArchSize);
+  check_range(mla, "v_head_dim", m.v_head_dim, 1, kMaxArchSize);
+}
+
+// Llama-3-like shape of the scaling rule (sources in from_param_count's comment).
+Architecture llama_like(int64_t hidden, int64_t layers, int64_t intermediate, double params) {
+  Architecture a;
+  a.family = "llama";
+  a.hidden = hidden;
+  a.layers = layers;
+  a.head_dim = hidden < 1024 ? 64 : 128;       // Llama-3.2-1B and GPT-2 use 64 at small widths
+  a.heads = hidden / a.head_dim;
+  a.kv_heads = std::gcd(a.heads, int64_t{8});  // Llama-3: 8 KV heads where the heads allow
+  a.intermediate = intermediate;
+  a.vocab = params < 1e9 ? 32000 : 128256;     // Llama-2 vocab below 1B, Llama-3 above
+  a.tied_embeddings = params < 5e9;            // Llama-3.2 1B/3B tie, 8B and up do not
+  a.max_positions = 8192;                      // Llama-3 context
+  return a;
+}
+
+int64_t round_to(double value, int64_t step) {
+  return static_cast<int64_t>(std::llround(value / static_cast<double>(step))) * step;
+}
+
+// The rule's shape for one hidden size: layers to fit `params` at intermediate 3.5 x hidden,
+// then the intermediate (multiple of 256, 2.5 to 4 x hidden) that closes the remaining gap.
+Architecture fit_hidden(int64_t hidden, double params) {
+  const int64_t base = round_to(3.5 * static_cast<double>(hidden), 256);
+  const double one = count_params(llama_like(hidden, 1, base, params)).total;
+  const double per_layer = count_params(llama_like(hidden, 2, base, params)).total - one;
+  const double layers = std::max(1.0, 1 + std::round((params - one) / per_layer));
+  if (layers > static_cast<double>(kMaxArchSize)) return Architecture();
+  const double gap = params - (one + (layers - 1) * per_layer);
+  const double width = static_cast<double>(base) + gap / (3.0 * static_cast<double>(hidden) * layers);
+  const double h = static_cast<double>(hidden);
+  const int64_t intermediate = round_to(std::min(std::max(width, 2.5 * h), 4.0 * h), 256);
+  return llama_like(hidden, static_cast<int64_t>(layers), intermediate, params);
+}
+
+}  // namespace
+
+std::vector<LinearModule> linear_modules(const Architecture& arch) {
+  std::vector<LinearModule> out;
+  append(attention_modules(arch), arch.layers, &out);
+  if (dense_mlp_layers(arch) > 0) append(dense_mlp_modules(arch), dense_mlp_layers(arch), &out);
+  if (moe_layers(arch) > 0) append(moe_modules(arch), moe_layers(arch), &out);
+  return out;
+}
+
+ParamCounts count_params(const Architecture& arch) {
+  const std::vector<LinearModule> modules = linear_modules(arch);
+  const double h = static_cast<double>(arch.hidden);
+  ParamCounts p;
+  p.embedding = static_cast<double>(arch.vocab + arch.learned_positions + arch.type_vocab) * h;
+  p.lm_head = arch.tied_embeddings ? 0 : static_cast<double>(arch.vocab) * h;
+  for (const LinearModule& m : modules) {
+    p.linear += weights(m) * static_cast<double>(m.count);
+    p.linear_active += weights(m) * static_cast<double>(m.active_count);
+  }
+  p.other = other_params(arch, modules);
+  p.total = p.embedding + p.lm_head + p.linear + p.other;
+  p.active = p.total - (p.linear - p.linear_active);
+  p.per_layer_linear_max = per_layer_linear_max(arch);
+  return p;
+}
+
+void validate_architecture(const Architecture& a, const std::string& field) {
+  check_range(field, "layers", a.layers, 1, kMaxArchSize);
+  check_range(field, "hidden", a.hidden, 1, kMaxArchSize);
+  check_range(field, "heads", a.heads, 1, kMaxArchSize);
+  check_range(field, "kv_heads", a.kv_heads, 1, a.heads);
+  if (a.heads % a.kv_heads != 0) {
+    throw InputError(field + ".kv_heads", "heads (" + std::to_string(a.heads) +
+                                              ") must be divisible by kv_heads (" +
+                                              std::to_string(a.kv_heads) + ")");
+  }
+  check_range(field, "head_dim", a.head_dim, 1, kMaxArchSize);
+  check_range(field, "vocab", a.vocab, 1, kMaxArchSize);
+  validate_moe(a, field);
+  check_range(field, "intermediate", a.intermediate, dense_mlp_layers(a) > 0 ? 1 : 0, kMaxArchSize);
+  validate_mla(a.mla, field);
+  check_range(field, "norms_per_layer", a.norms_per_layer, 0, 8);
+  check_range(field, "learned_positions", a.learned_positions, 0, kMaxArchSize);
+  check_range(field, "type_vocab", a.type_vocab, 0, kMaxArchSize);
+  check_range(field, "sliding_window", a.sliding_window, 0, kMaxArchPositions);
+  check_range(field, "sliding_window_layers", a.sliding_window_layers, 0,
+              a.sliding_window > 0 ? a.layers : 0);
+  check_range(field, "max_positions", a.max_positions, 0, kMaxArchPositions);
+}
+
+// Scaling rule. The shape is Llama-3's (meta-llama/Meta-Llama-3-8B and -70B config.json):
+// head_dim 128, 8 KV heads, intermediate 3.5 x hidden rounded to 256, vocab 128256, untied;
+// below 5e9 parameters tied embeddings (Llama-3.2-1B/3B), below 1e9 the Llama-2 vocab 32000 and,
+// under hidden 1024, head_dim 64. Hidden is a multiple of 1024 (so 8 KV heads divide the heads),
+// or of 128 below 1024. For each hidden the layer count that best fits `params` is taken, and
+// the intermediate (kept within 2.5 to 4 x hidden: Llama-2-7B has 2.7, Llama-3 3.5) closes the
+// gap. Of the shapes within 1 % of `params`, the one nearest hidden = 128 x layers wins: the
+// depth of Llama-2-7B and -13B (4096 = 128 x 32, 5120 = 128 x 40).
+Architecture from_param_count(double params) {
+  if (!std::isfinite(params) || params <= 0 || params > 1e15) {
+    throw InputError("model.params", "must be a parameter count above 0 and at most 1e15");
+  }
+  Architecture best;
+  double best_distance = std::numeric_limits<double>::infinity();
+  for (int64_t hidden = 128; hidden <= kMaxArchSize / 8; hidden += hidden < 1024 ? 128 : 1024) {
+    const Architecture a = fit_hidden(hidden, params);
+    if (a.layers == 0 || std::fabs(count_params(a).total - params) > 0.01 * params) continue;
+    const double distance =
+        std::fabs(std::log(static_cast<double>(hidden) / static_cast<double>(a.layers) / 128.0));
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = a;
+    }
+  }
+  if (best.layers == 0) {
+    throw InputError("model.params", "no Llama-like shape comes within 1 % of this count "
+                                     "(the scaling rule starts near 1e7); give explicit fields");
+  }
+  const bool trillions = params >= 1e12;
+  char name[64];
+  std::snprintf(name, sizeof name, "Llama-like %.3g%s (from the parameter count)",
+                params / (trillions ? 1e12 : 1e9), trillions ? "T" : "B");
+  best.name = name;
+  return best;
+}
+
+// The spec's explicit-field model object; defaults: kv_heads = heads, head_dim = hidden / heads,
+// untied embeddings, gated MLP, dense; expert_intermediate defaults to intermediate.
+Architecture from_explicit_fields(const nlohmann::json& fields) {
+  static const char* const kKeys[] = {"name", "layers", "hidden", "heads", "kv_heads", "head_dim",
+                                      "intermediate", "vocab", "tied_embeddings", "mlp", "experts",
+                                      "experts_per_token", "shared_experts", "expert_intermediate",
+                                      "dense_layers"};
+  JsonReader r(fields, "model");
+  for (const char* key : kKeys) r.has(key);
+  r.reject_unknown();  // a misspelt key is reported before the missing one it stands for
+  const auto required = [&r](const char* key) {
+    if (auto v = r.integer(key, 1, kMaxArchSize)) return *v;
+    throw InputError(r.field(key), "is required");
+  };
+  Architecture a;
+  a.family = "custom";
+  a.name = r.string("name").value_or("Custom model");
+  a.layers = required("layers");
+  a.hidden = required("hidden");
+  a.heads = required("heads");
+  a.vocab = required("vocab");
+  a.kv_heads = r.integer("kv_heads", 1, kMaxArchSize).value_or(a.heads);
+  if (auto v = r.integer("head_dim", 1, kMaxArchSize)) {
+    a.head_dim = *v;
+  } else if (a.hidden % a.heads != 0) {
+    throw InputError("model.head_dim", "is required when hidden is not divisible by heads");
+  } else {
+    a.head_dim = a.hidden / a.heads;
+  }
+  a.tied_embeddings = r.boolean("tied_embeddings").value_or(false);
+  a.mlp = r.choice("mlp", {"gated", "plain"}).value_or("gated") == "plain" ? MlpKind::Plain : MlpKind::Gated;
+  a.experts = r.integer("experts", 0, kMaxArchSize).value_or(0);
+  a.experts_per_token = r.integer("experts_per_token", 0, kMaxArchSize).value_or(0);
+  a.shared_experts = r.integer("shared_experts", 0, kMaxArchSize).value_or(0);
+  a.dense_layers = r.integer("dense_layers", 0, kMaxArchSize).value_or(0);
+  const auto intermediate = r.integer("intermediate", 1, kMaxArchSize);
+  const auto expert_intermediate = r.integer("expert_intermediate", 1, kMaxArchSize);
+  if (!intermediate && !(a.experts > 0 && expert_intermediate && a.dense_layers == 0)) {
+    throw InputError("model.intermediate", "is required (only an all-MoE model with "
+                                           "expert_intermediate can leave it out)");
+  }
+  a.intermediate = intermediate.value_or(0);
+  a.expert_intermediate = expert_intermediate.value_or(a.experts > 0 ? a.intermediate : 0);
+  validate_architecture(a, "model");
+  return a;
+}
+
+}  // namespace gpusizer

@@ -1,0 +1,187 @@
+// Parses the embedded catalogs (core/data/gpus.json, core/data/instances.json) once, on first use.
+// The data files are part of the build, so a malformed entry is a programming error: it throws
+// std::runtime_error naming the entry and the key (the catalog tests exercise every entry).
+#include "gpusizer/catalog.h"
+
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "embedded.h"
+
+namespace gpusizer {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void bad(const std::string& where, const std::string& what) {
+  throw std::runtime_error("embedded catalog: " + where + ": " + what);
+}
+
+const json& field(const json& obj, const char* key, const std::string& where) {
+  auto it = obj.find(key);
+  if (it == obj.end()) bad(where, std::string("missing key \"") + key + "\"");
+  return *it;
+}
+
+std::string get_string(const json& obj, const char* key, const std::string& where) {
+  const json& v = field(obj, key, where);
+  if (!v.is_string()) bad(where, std::string("\"") + key + "\" must be a string");
+  return v.get<std::string>();
+}
+
+double get_number(const json& obj, const char* key, const std::string& where) {
+  const json& v = field(obj, key, where);
+  if (!v.is_number()) bad(where, std::string("\"") + key + "\" must be a number");
+  return v.get<double>();
+}
+
+int get_int(const json& obj, const char* key, const std::string& where) {
+  const json& v = field(obj, key, where);
+  if (!v.is_number_integer()) bad(where, std::string("\"") + key + "\" must be an integer");
+  return v.get<int>();
+}
+
+bool get_bool(const json& obj, const char* key, const std::string& where) {
+  const json& v = field(obj, key, where);
+  if (!v.is_boolean()) bad(where, std::string("\"") + key + "\" must be true or false");
+  return v.get<bool>();
+}
+
+// Every key of an entry must be a struct member: a misspelt key would otherwise be ignored.
+void only_keys(const json& obj, std::initializer_list<const char*> keys, const std::string& where) {
+  if (!obj.is_object()) bad(where, "must be an object");
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    bool known = false;
+    for (const char* k : keys) known = known || it.key() == k;
+    if (!known) bad(where, "unknown key \"" + it.key() + "\"");
+  }
+}
+
+json parse(const char* text, const char* name) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::exception& e) {
+    bad(name, e.what());
+  }
+  if (!doc.is_object()) bad(name, "must be a JSON object");
+  return doc;
+}
+
+std::vector<Gpu> load_gpus() {
+  const json doc = parse(embedded::gpus_json, "gpus.json");
+  const json& list = field(doc, "gpus", "gpus.json");
+  if (!list.is_array()) bad("gpus.json", "\"gpus\" must be an array");
+  std::vector<Gpu> out;
+  for (const json& e : list) {
+    std::string where = "gpus.json entry " + std::to_string(out.size());
+    only_keys(e,
+              {"id", "name", "vendor", "arch", "year", "memory_bytes", "marketed_memory_bytes",
+               "memory_measured", "nvidia_smi_memory_bytes", "memory_note", "bandwidth_bytes_per_s",
+               "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "fp8_tflops", "int8_tops",
+               "int4_tops", "supports_bf16", "supports_fp8", "interconnect_bytes_per_s",
+               "pcie_bytes_per_s", "cuda_context_bytes", "blas_workspace_bytes", "source", "notes"},
+              where);
+    Gpu g;
+    g.id = get_string(e, "id", where);
+    where += " (" + g.id + ")";
+    g.name = get_string(e, "name", where);
+    g.vendor = get_string(e, "vendor", where);
+    g.arch = get_string(e, "arch", where);
+    g.year = get_int(e, "year", where);
+    g.memory_bytes = get_number(e, "memory_bytes", where);
+    g.marketed_memory_bytes = get_number(e, "marketed_memory_bytes", where);
+    g.memory_measured = get_bool(e, "memory_measured", where);
+    g.nvidia_smi_memory_bytes = get_number(e, "nvidia_smi_memory_bytes", where);
+    g.memory_note = get_string(e, "memory_note", where);
+    g.bandwidth_bytes_per_s = get_number(e, "bandwidth_bytes_per_s", where);
+    g.fp32_tflops = get_number(e, "fp32_tflops", where);
+    g.tf32_tflops = get_number(e, "tf32_tflops", where);
+    g.fp16_tflops = get_number(e, "fp16_tflops", where);
+    g.bf16_tflops = get_number(e, "bf16_tflops", where);
+    g.fp8_tflops = get_number(e, "fp8_tflops", where);
+    g.int8_tops = get_number(e, "int8_tops", where);
+    g.int4_tops = get_number(e, "int4_tops", where);
+    g.supports_bf16 = get_bool(e, "supports_bf16", where);
+    g.supports_fp8 = get_bool(e, "supports_fp8", where);
+    g.interconnect_bytes_per_s = get_number(e, "interconnect_bytes_per_s", where);
+    g.pcie_bytes_per_s = get_number(e, "pcie_bytes_per_s", where);
+    g.cuda_context_bytes = get_number(e, "cuda_context_bytes", where);
+    g.blas_workspace_bytes = get_number(e, "blas_workspace_bytes", where);
+    g.source = get_string(e, "source", where);
+    g.notes = get_string(e, "notes", where);
+    for (const Gpu& other : out) {
+      if (other.id == g.id) bad(where, "duplicate id");
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+struct InstanceData {
+  std::vector<Instance> instances;
+  double cny_per_usd = 0;
+};
+
+InstanceData load_instances() {
+  const json doc = parse(embedded::instances_json, "instances.json");
+  InstanceData data;
+  data.cny_per_usd = get_number(doc, "cny_per_usd", "instances.json");
+  if (!(data.cny_per_usd > 0)) bad("instances.json", "\"cny_per_usd\" must be positive");
+  const json& list = field(doc, "instances", "instances.json");
+  if (!list.is_array()) bad("instances.json", "\"instances\" must be an array");
+  for (const json& e : list) {
+    std::string where = "instances.json entry " + std::to_string(data.instances.size());
+    only_keys(e,
+              {"provider", "provider_id", "instance", "region", "gpu_id", "gpus", "vcpu", "ram_bytes",
+               "price_per_hour", "currency", "billing", "price_date", "source", "notes"},
+              where);
+    Instance in;
+    in.instance = get_string(e, "instance", where);
+    where += " (" + in.instance + ")";
+    in.provider = get_string(e, "provider", where);
+    in.provider_id = get_string(e, "provider_id", where);
+    in.region = get_string(e, "region", where);
+    in.gpu_id = get_string(e, "gpu_id", where);
+    in.gpus = get_int(e, "gpus", where);
+    in.vcpu = get_int(e, "vcpu", where);
+    in.ram_bytes = get_number(e, "ram_bytes", where);
+    in.price_per_hour = get_number(e, "price_per_hour", where);
+    in.currency = get_string(e, "currency", where);
+    in.billing = get_string(e, "billing", where);
+    in.price_date = get_string(e, "price_date", where);
+    in.source = get_string(e, "source", where);
+    in.notes = get_string(e, "notes", where);
+    data.instances.push_back(std::move(in));
+  }
+  return data;
+}
+
+const InstanceData& instance_data() {
+  static const InstanceData data = load_instances();
+  return data;
+}
+
+}  // namespace
+
+const std::vector<Gpu>& gpu_catalog() {
+  static const std::vector<Gpu> gpus = load_gpus();
+  return gpus;
+}
+
+const Gpu* find_gpu(const std::string& id) {
+  for (const Gpu& g : gpu_catalog()) {
+    if (g.id == id) return &g;
+  }
+  return nullptr;
+}
+
+const std::vector<Instance>& instance_catalog() { return instance_data().instances; }
+
+double default_cny_per_usd() { return instance_data().cny_per_usd; }
+
+}  // namespace gpusizer

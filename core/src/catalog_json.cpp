@@ -1,0 +1,77 @@
+#include "catalog_json.h"
+
+#include "gpusizer/api.h"
+#include "gpusizer/precision.h"
+#include "gpusizer/scenario.h"
+
+namespace gpusizer {
+
+nlohmann::json architecture_json(const Architecture& a) {
+  const ParamCounts p = count_params(a);
+  nlohmann::json j = {{"id", a.id}, {"name", a.name}, {"family", a.family}, {"hf_repo", a.hf_repo},
+                      {"params", p.total}, {"active_params", p.active},
+                      {"layers", a.layers}, {"hidden", a.hidden}, {"heads", a.heads},
+                      {"kv_heads", a.kv_heads}, {"head_dim", a.head_dim},
+                      {"intermediate", a.intermediate}, {"vocab", a.vocab},
+                      {"tied_embeddings", a.tied_embeddings},
+                      {"mlp", a.mlp == MlpKind::Gated ? "gated" : "plain"},
+                      {"max_positions", a.max_positions},
+                      {"kv_bytes_per_token_bf16", kv_bytes_per_token(a, KvFormat::Bf16)}};
+  if (a.experts > 0) {
+    j["experts"] = a.experts;
+    j["experts_per_token"] = a.experts_per_token;
+    j["shared_experts"] = a.shared_experts;
+    j["expert_intermediate"] = a.expert_intermediate;
+    j["dense_layers"] = a.dense_layers;
+  }
+  if (a.mla.kv_lora_rank > 0) j["kv_lora_rank"] = a.mla.kv_lora_rank;
+  if (a.encoder) j["encoder"] = true;
+  return j;
+}
+
+nlohmann::json models_json() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Architecture& a : model_presets()) out.push_back(architecture_json(a));
+  return out;
+}
+
+nlohmann::json gpus_json() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Gpu& g : gpu_catalog()) {
+    out.push_back({{"id", g.id}, {"name", g.name}, {"vendor", g.vendor}, {"arch", g.arch},
+                   {"year", g.year}, {"memory_bytes", g.memory_bytes},
+                   {"marketed_memory_bytes", g.marketed_memory_bytes},
+                   {"memory_measured", g.memory_measured},
+                   {"bandwidth_bytes_per_s", g.bandwidth_bytes_per_s},
+                   {"fp32_tflops", g.fp32_tflops}, {"tf32_tflops", g.tf32_tflops},
+                   {"fp16_tflops", g.fp16_tflops}, {"bf16_tflops", g.bf16_tflops},
+                   {"fp8_tflops", g.fp8_tflops}, {"int8_tops", g.int8_tops},
+                   {"int4_tops", g.int4_tops}, {"supports_bf16", g.supports_bf16},
+                   {"supports_fp8", g.supports_fp8},
+                   {"interconnect_bytes_per_s", g.interconnect_bytes_per_s},
+                   {"pcie_bytes_per_s", g.pcie_bytes_per_s}, {"source", g.source}});
+  }
+  return out;
+}
+
+nlohmann::json instances_json() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Instance& i : instance_catalog()) {
+    out.push_back({{"provider", i.provider}, {"provider_id", i.provider_id},
+                   {"instance", i.instance}, {"region", i.region}, {"gpu", i.gpu_id},
+                   {"gpus_per_instance", i.gpus}, {"vcpu", i.vcpu}, {"ram_bytes", i.ram_bytes},
+                   {"price_per_hour", i.price_per_hour}, {"currency", i.currency},
+                   {"price_date", i.price_date}, {"source", i.source}, {"notes", i.notes}});
+  }
+  return out;
+}
+
+nlohmann::json catalog_json() {
+  return {{"models", models_json()},
+          {"gpus", gpus_json()},
+          {"instances", instances_json()},
+          {"weights", weight_format_ids()},
+          {"kv_cache", kv_format_ids()}};
+}
+
+}  // namespace gpusizer

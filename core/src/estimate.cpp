@@ -1,0 +1,72 @@
+#include "gpusizer/estimate.h"
+
+namespace gpusizer {
+
+std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
+  std::vector<Warning> out;
+  const bool bf16_used = s.weights == WeightFormat::Bf16 || s.kv_cache == KvFormat::Bf16 ||
+                         (is_training(s.task) && s.weights != WeightFormat::Fp16 && s.weights != WeightFormat::Fp32);
+  if (bf16_used && !gpu.supports_bf16) {
+    out.push_back({"bf16_unsupported", s.weights == WeightFormat::Bf16 ? "weights" : "kv_cache",
+                   gpu.name + " has no native bf16: use fp16 (engines fall back to fp16 or emulate bf16 slowly)"});
+  }
+  const bool fp8_used = s.weights == WeightFormat::Fp8 || s.kv_cache == KvFormat::Fp8;
+  if (fp8_used && !gpu.supports_fp8) {
+    out.push_back({"fp8_unsupported", s.weights == WeightFormat::Fp8 ? "weights" : "kv_cache",
+                   gpu.name + " has no fp8 tensor cores (Ada, Hopper and later do): fp8 runs as weight-only dequantisation or not at all"});
+  }
+  return out;
+}
+
+Estimate estimate(const Scenario& s) {
+  Estimate e;
+  e.model_name = s.model.name;
+  e.params = count_params(s.model);
+  e.warnings = s.warnings;
+  const Gpu* gpu = s.gpu ? find_gpu(*s.gpu) : nullptr;
+  e.memory = estimate_memory(s, gpu);
+  e.warnings.insert(e.warnings.end(), e.memory.warnings.begin(), e.memory.warnings.end());
+  if (gpu) {
+    e.gpu = GpuFit{gpu->id, gpu->memory_bytes, e.memory.per_gpu_bytes <= gpu->memory_bytes};
+    const auto caps = capability_warnings(s, *gpu);
+    e.warnings.insert(e.warnings.end(), caps.begin(), caps.end());
+  }
+  return e;
+}
+
+nlohmann::json to_json(const Warning& w) {
+  return {{"code", w.code}, {"field", w.field}, {"message", w.message}};
+}
+
+nlohmann::json to_json(const Estimate& e) {
+  const MemoryBreakdown& b = e.memory.breakdown;
+  nlohmann::json j;
+  j["model"] = {{"name", e.model_name},
+                {"params", e.params.total},
+                {"active_params", e.params.active},
+                {"trainable_params", e.memory.trainable_params}};
+  j["memory"] = {{"per_gpu_bytes", e.memory.per_gpu_bytes},
+                 {"breakdown", {{"weights", b.weights}, {"gradients", b.gradients},
+                                {"optimizer", b.optimizer}, {"activations", b.activations},
+                                {"kv_cache", b.kv_cache}, {"runtime", b.runtime}}},
+                 {"host_bytes", e.memory.host_bytes},
+                 {"kv_bytes_per_token", e.memory.kv_bytes_per_token}};
+  if (e.gpu) j["gpu"] = {{"id", e.gpu->id}, {"memory_bytes", e.gpu->memory_bytes}, {"fits", e.gpu->fits}};
+  if (e.throughput) {
+    j["throughput"] = {{"prefill_tokens_per_s", e.throughput->prefill_tokens_per_s},
+                       {"decode_tokens_per_s", e.throughput->decode_tokens_per_s},
+                       {"train_tokens_per_s", e.throughput->train_tokens_per_s}};
+  }
+  if (e.time) j["time"] = {{"wall_hours", e.time->wall_hours}, {"gpu_hours", e.time->gpu_hours}};
+  nlohmann::json warnings = nlohmann::json::array();
+  nlohmann::json details = nlohmann::json::array();
+  for (const Warning& w : e.warnings) {
+    warnings.push_back(w.message);
+    details.push_back(to_json(w));
+  }
+  j["warnings"] = warnings;
+  j["warning_details"] = details;
+  return j;
+}
+
+}  // namespace gpusizer

@@ -1,0 +1,317 @@
+// Hugging Face config.json to an Architecture. One reader per dialect of config.json: the
+// standard Llama-like keys (most model types, and any unknown type), Qwen v1, ChatGLM, GPT-2 and
+// BERT; DeepSeek adds its MLA keys to the standard ones. Defaults are those of each model type's
+// transformers config class. A missing or bad key is an InputError naming model.hf_config.<key>.
+#include <initializer_list>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/architecture.h"
+#include "gpusizer/error.h"
+#include "json_reader.h"
+
+namespace gpusizer {
+namespace {
+
+int64_t need(JsonReader& r, const char* key) {
+  if (auto v = r.integer(key, 1, kMaxArchSize)) return *v;
+  throw InputError(r.field(key), "is missing from config.json");
+}
+
+// The first of `keys` that config.json has (checked against [min, max]).
+std::optional<int64_t> first_of(JsonReader& r, std::initializer_list<const char*> keys, int64_t min,
+                                int64_t max) {
+  for (const char* key : keys) {
+    if (auto v = r.integer(key, min, max)) return v;
+  }
+  return std::nullopt;
+}
+
+int64_t need_first(JsonReader& r, std::initializer_list<const char*> keys) {
+  if (auto v = first_of(r, keys, 1, kMaxArchSize)) return *v;
+  throw InputError(r.field(*keys.begin()), "is missing from config.json");
+}
+
+// PretrainedConfig ties the embeddings by default; these model types' config classes do not.
+bool tie_default(const std::string& type) {
+  static const char* const kUntied[] = {"llama",     "mistral",     "mixtral",     "qwen",
+                                        "qwen2",     "qwen2_moe",   "qwen3",       "qwen3_moe",
+                                        "deepseek_v2", "deepseek_v3", "baichuan",  "internlm2",
+                                        "phi3",      "glm",         "glm4"};
+  for (const char* t : kUntied) {
+    if (type == t) return false;
+  }
+  return true;
+}
+
+// heads, kv_heads (default: heads; must divide heads) and head_dim (default: hidden / heads,
+// left 0 when that is no integer). `kv_key` and `head_dim_key` may be null: the dialect has none.
+void read_heads(JsonReader& r, Architecture* a, const char* heads_key, const char* kv_key,
+                const char* head_dim_key) {
+  a->heads = need(r, heads_key);
+  a->kv_heads = a->heads;
+  if (kv_key) a->kv_heads = r.integer(kv_key, 1, kMaxArchSize).value_or(a->heads);
+  if (a->heads % a->kv_heads != 0) {
+    throw InputError(r.field(kv_key), std::string(heads_key) + " (" + std::to_string(a->heads) +
+                                          ") is not divisible by it (" + std::to_string(a->kv_heads) + ")");
+  }
+  if (head_dim_key) {
+    if (auto v = r.integer(head_dim_key, 1, kMaxArchSize)) a->head_dim = *v;
+  }
+  if (a->head_dim == 0 && a->hidden % a->heads == 0) a->head_dim = a->hidden / a->heads;
+}
+
+// Whether each entry of mlp_only_layers names a layer, marking it dense (Qwen-MoE).
+void mark_mlp_only_layers(JsonReader& r, std::vector<bool>* dense) {
+  if (!r.has("mlp_only_layers")) return;
+  const nlohmann::json& list = r.raw("mlp_only_layers");
+  const std::string bad = "must be a list of layer indices from 0 to " + std::to_string(dense->size() - 1);
+  if (!list.is_array()) throw InputError(r.field("mlp_only_layers"), bad);
+  for (const nlohmann::json& item : list) {
+    const double i = item.is_number() ? item.get<double>() : -1;
+    if (!(i >= 0 && i < static_cast<double>(dense->size()) && i == static_cast<double>(static_cast<int64_t>(i)))) {
+      throw InputError(r.field("mlp_only_layers"), bad + " (got " + item.dump() + ")");
+    }
+    (*dense)[static_cast<size_t>(i)] = true;
+  }
+}
+
+// Layers without experts: DeepSeek's first_k_dense_replace and moe_layer_freq (layer i has
+// experts if i >= k and i % freq == 0), Qwen's decoder_sparse_step ((i + 1) % step == 0) and
+// mlp_only_layers.
+int64_t count_dense_layers(JsonReader& r, int64_t layers) {
+  const int64_t first_moe = r.integer("first_k_dense_replace", 0, layers).value_or(0);
+  const int64_t freq = r.integer("moe_layer_freq", 1, kMaxArchSize).value_or(1);
+  const int64_t step = r.integer("decoder_sparse_step", 1, kMaxArchSize).value_or(1);
+  std::vector<bool> dense(static_cast<size_t>(layers));
+  for (int64_t i = 0; i < layers; ++i) {
+    dense[static_cast<size_t>(i)] = i < first_moe || i % freq != 0 || (i + 1) % step != 0;
+  }
+  mark_mlp_only_layers(r, &dense);
+  int64_t count = 0;
+  for (bool d : dense) count += d ? 1 : 0;
+  return count;
+}
+
+// MoE keys of Mixtral, Qwen-MoE and DeepSeek; a dense config has none of them.
+void read_moe(JsonReader& r, Architecture* a) {
+  a->experts = first_of(r, {"num_experts", "num_local_experts", "n_routed_experts"}, 0, kMaxArchSize).value_or(0);
+  if (a->experts == 0) return;
+  a->experts_per_token = need(r, "num_experts_per_tok");
+  if (a->experts_per_token > a->experts) {
+    throw InputError(r.field("num_experts_per_tok"),
+                     "is larger than the number of experts (" + std::to_string(a->experts) + ")");
+  }
+  // Mixtral has no moe_intermediate_size: its experts are intermediate_size wide.
+  a->expert_intermediate = r.integer("moe_intermediate_size", 1, kMaxArchSize).value_or(a->intermediate);
+  if (a->expert_intermediate == 0) throw InputError(r.field("moe_intermediate_size"), "is missing from config.json");
+  a->shared_experts = r.integer("n_shared_experts", 0, kMaxArchSize).value_or(0);
+  // Qwen2-MoE: one shared expert of this width behind a hidden x 1 sigmoid gate.
+  if (auto width = r.integer("shared_expert_intermediate_size", 0, kMaxArchSize); width && *width > 0) {
+    a->shared_experts = 1;
+    a->shared_expert_intermediate = *width;
+    a->shared_expert_gate = true;
+  }
+  a->dense_layers = count_dense_layers(r, a->layers);
+}
+
+// Sliding-window attention: Qwen2/3 only with use_sliding_window, on layers from
+// max_window_layers on; Gemma 2 on every other layer (even indices, window 4096 by default);
+// elsewhere (Mistral, Mixtral, Phi-3, unknown types) a sliding_window key covers every layer.
+void read_sliding_window(JsonReader& r, const std::string& type, Architecture* a) {
+  int64_t window = 0;
+  if (type == "qwen2" || type == "qwen2_moe" || type == "qwen3" || type == "qwen3_moe") {
+    if (r.boolean("use_sliding_window").value_or(false)) {
+      window = r.integer("sliding_window", 0, kMaxArchPositions).value_or(0);
+      a->sliding_window_layers = a->layers - r.integer("max_window_layers", 0, a->layers).value_or(0);
+    }
+  } else if (type == "gemma2") {
+    window = r.integer("sliding_window", 0, kMaxArchPositions).value_or(4096);  // Gemma2Config default
+    a->sliding_window_layers = (a->layers + 1) / 2;
+  } else {
+    window = r.integer("sliding_window", 0, kMaxArchPositions).value_or(0);
+    a->sliding_window_layers = a->layers;
+  }
+  a->sliding_window = a->sliding_window_layers > 0 ? window : 0;
+  if (a->sliding_window == 0) a->sliding_window_layers = 0;
+}
+
+// Per-type details of the standard dialect: biases, q/k norms, extra norms.
+void apply_family(JsonReader& r, const std::string& type, Architecture* a) {
+  if (type == "qwen2" || type == "qwen2_moe") {
+    a->attn_bias = AttnBias::Qkv;  // Qwen2Attention: q/k/v with bias, o without
+  } else if (type == "glm" || type == "glm4") {
+    a->attn_bias = r.boolean("attention_bias").value_or(true) ? AttnBias::Qkv : AttnBias::None;  // o_proj has none
+  } else if (type == "internlm2") {
+    a->attn_bias = r.boolean("bias").value_or(true) ? AttnBias::All : AttnBias::None;  // wqkv and wo
+  } else if (type != "deepseek_v2" && type != "deepseek_v3") {
+    a->attn_bias = r.boolean("attention_bias").value_or(false) ? AttnBias::All : AttnBias::None;
+  }
+  a->mlp_bias = r.boolean("mlp_bias").value_or(false);
+  a->qk_norm = type == "qwen3" || type == "qwen3_moe";
+  if (type == "gemma2" || type == "glm4") a->norms_per_layer = 4;  // norms before and after each sublayer
+  a->router_bias = type == "deepseek_v3" && a->experts > 0;      // MoEGate e_score_correction_bias
+  read_sliding_window(r, type, a);
+}
+
+// DeepSeek-V2/V3 multi-head latent attention (q_lora_rank null: plain q projection, V2-Lite).
+void read_mla(JsonReader& r, Architecture* a) {
+  a->mla.q_lora_rank = r.integer("q_lora_rank", 0, kMaxArchSize).value_or(0);
+  a->mla.kv_lora_rank = need(r, "kv_lora_rank");
+  a->mla.qk_nope_head_dim = need(r, "qk_nope_head_dim");
+  a->mla.qk_rope_head_dim = need(r, "qk_rope_head_dim");
+  a->mla.v_head_dim = need(r, "v_head_dim");
+  a->head_dim = a->mla.qk_nope_head_dim + a->mla.qk_rope_head_dim;
+  a->kv_heads = a->heads;
+}
+
+// The keys of LlamaConfig, shared by most model types (and assumed for an unknown one).
+Architecture read_standard(JsonReader& r, const std::string& type) {
+  Architecture a;
+  a.family = type.empty() ? "unknown" : type;
+  a.hidden = need(r, "hidden_size");
+  a.layers = need(r, "num_hidden_layers");
+  read_heads(r, &a, "num_attention_heads", "num_key_value_heads", "head_dim");
+  a.vocab = need(r, "vocab_size");
+  a.intermediate = r.integer("intermediate_size", 1, kMaxArchSize).value_or(0);
+  read_moe(r, &a);
+  if (a.intermediate == 0 && (a.experts == 0 || a.dense_layers > 0)) {
+    throw InputError(r.field("intermediate_size"), "is missing from config.json");
+  }
+  a.max_positions =
+      first_of(r, {"max_position_embeddings", "model_max_length"}, 0, kMaxArchPositions).value_or(0);
+  a.tied_embeddings = r.boolean("tie_word_embeddings").value_or(tie_default(type));
+  apply_family(r, type, &a);
+  if (type == "deepseek_v2" || type == "deepseek_v3") read_mla(r, &a);
+  return a;
+}
+
+// Qwen v1 (QWenConfig): intermediate_size is the sum of w1 and w2, each half as wide.
+Architecture read_qwen_v1(JsonReader& r) {
+  Architecture a;
+  a.family = "qwen";
+  a.hidden = need(r, "hidden_size");
+  a.layers = need(r, "num_hidden_layers");
+  read_heads(r, &a, "num_attention_heads", nullptr, "kv_channels");
+  a.vocab = need(r, "vocab_size");
+  const int64_t both = need(r, "intermediate_size");
+  if (both % 2 != 0) throw InputError(r.field("intermediate_size"), "must be even (QWenMLP halves it)");
+  a.intermediate = both / 2;
+  a.attn_bias = AttnBias::Qkv;  // c_attn has a bias; c_proj has none (no_bias)
+  a.max_positions = first_of(r, {"seq_length", "max_position_embeddings"}, 0, kMaxArchPositions).value_or(0);
+  a.tied_embeddings = r.boolean("tie_word_embeddings").value_or(false);
+  return a;
+}
+
+// ChatGLM-6B (v1: inner_hidden_size, GELU MLP, LayerNorm, every linear biased, tied output).
+void read_chatglm_v1(JsonReader& r, Architecture* a) {
+  read_heads(r, a, "num_attention_heads", nullptr, nullptr);
+  a->intermediate = need(r, "inner_hidden_size");
+  a->mlp = MlpKind::Plain;
+  a->mlp_bias = true;
+  a->norm = NormKind::Layer;
+  a->attn_bias = AttnBias::All;
+  a->max_positions = r.integer("max_sequence_length", 0, kMaxArchPositions).value_or(0);
+  a->tied_embeddings = r.boolean("tie_word_embeddings").value_or(true);
+}
+
+// ChatGLM2/3 and GLM-4 (ChatGLMConfig of THUDM's remote code).
+void read_chatglm_v2(JsonReader& r, Architecture* a) {
+  const bool mqa = r.boolean("multi_query_attention").value_or(false);
+  read_heads(r, a, "num_attention_heads", mqa ? "multi_query_group_num" : nullptr, "kv_channels");
+  a->intermediate = need(r, "ffn_hidden_size");
+  const bool bias_linear = r.boolean("add_bias_linear").value_or(false);
+  const bool qkv_bias = r.boolean("add_qkv_bias").value_or(false);
+  a->attn_bias = bias_linear ? AttnBias::All : qkv_bias ? AttnBias::Qkv : AttnBias::None;
+  a->mlp_bias = bias_linear;
+  a->norm = r.boolean("rmsnorm").value_or(true) ? NormKind::Rms : NormKind::Layer;
+  a->final_norm = r.boolean("post_layer_norm").value_or(true);
+  a->max_positions = r.integer("seq_length", 0, kMaxArchPositions).value_or(0);
+  a->tied_embeddings = r.boolean("tie_word_embeddings").value_or(false);
+}
+
+Architecture read_chatglm(JsonReader& r) {
+  Architecture a;
+  a.family = "chatglm";
+  a.hidden = need(r, "hidden_size");
+  a.layers = need_first(r, {"num_layers", "num_hidden_layers"});
+  a.vocab = need_first(r, {"padded_vocab_size", "vocab_size"});
+  if (r.has("inner_hidden_size")) {
+    read_chatglm_v1(r, &a);
+  } else {
+    read_chatglm_v2(r, &a);
+  }
+  return a;
+}
+
+// GPT2Config: n_inner null means 4 x n_embd; learned positions; Conv1D layers with biases.
+Architecture read_gpt2(JsonReader& r) {
+  Architecture a;
+  a.family = "gpt2";
+  a.hidden = need(r, "n_embd");
+  a.layers = need(r, "n_layer");
+  read_heads(r, &a, "n_head", nullptr, nullptr);
+  a.vocab = need(r, "vocab_size");
+  a.intermediate = r.integer("n_inner", 1, kMaxArchSize).value_or(4 * a.hidden);
+  a.learned_positions = r.integer("n_positions", 1, kMaxArchSize).value_or(1024);  // GPT2Config default
+  a.max_positions = a.learned_positions;
+  a.mlp = MlpKind::Plain;
+  a.mlp_bias = true;
+  a.norm = NormKind::Layer;
+  a.attn_bias = AttnBias::All;
+  a.tied_embeddings = r.boolean("tie_word_embeddings").value_or(true);
+  return a;
+}
+
+// BertConfig (also RoBERTa): encoder with token-type embeddings, embedding LayerNorm, pooler;
+// post-LN blocks, so no final norm. The masked-LM head is not counted.
+Architecture read_bert(JsonReader& r, const std::string& type) {
+  Architecture a;
+  a.family = type;
+  a.hidden = need(r, "hidden_size");
+  a.layers = need(r, "num_hidden_layers");
+  read_heads(r, &a, "num_attention_heads", nullptr, nullptr);
+  a.vocab = need(r, "vocab_size");
+  a.intermediate = need(r, "intermediate_size");
+  a.learned_positions = r.integer("max_position_embeddings", 1, kMaxArchSize).value_or(512);  // BertConfig default
+  a.type_vocab = r.integer("type_vocab_size", 0, kMaxArchSize).value_or(2);                  // BertConfig default
+  a.max_positions = a.learned_positions;
+  a.mlp = MlpKind::Plain;
+  a.mlp_bias = true;
+  a.norm = NormKind::Layer;
+  a.attn_bias = AttnBias::All;
+  a.final_norm = false;
+  a.pooler = true;
+  a.embedding_norm = true;
+  a.encoder = true;
+  a.tied_embeddings = true;
+  return a;
+}
+
+Architecture read_by_type(JsonReader& r, const std::string& type) {
+  if (type == "qwen") return read_qwen_v1(r);
+  if (type == "chatglm") return read_chatglm(r);
+  if (type == "gpt2") return read_gpt2(r);
+  if (type == "bert" || type == "roberta" || type == "xlm-roberta") return read_bert(r, type);
+  return read_standard(r, type);
+}
+
+}  // namespace
+
+Architecture from_hf_config(const nlohmann::json& config) {
+  JsonReader r(config, "model.hf_config");
+  const std::string type = r.string("model_type").value_or("");
+  Architecture a = read_by_type(r, type);
+  if (a.head_dim == 0) {
+    throw InputError(r.field("head_dim"), "is missing from config.json, and the hidden size (" +
+                                              std::to_string(a.hidden) + ") is not divisible by the "
+                                              "attention heads (" + std::to_string(a.heads) + ")");
+  }
+  const nlohmann::json& path = config.contains("_name_or_path") ? config["_name_or_path"] : nlohmann::json();
+  a.name = path.is_string() && !path.get<std::string>().empty() ? path.get<std::string>() : a.family + " (config.json)";
+  validate_architecture(a, "model.hf_config");
+  return a;
+}
+
+}  // namespace gpusizer

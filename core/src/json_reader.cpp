@@ -1,0 +1,114 @@
+#include "json_reader.h"
+
+#include <cmath>
+
+#include "gpusizer/error.h"
+
+namespace gpusizer {
+
+JsonReader::JsonReader(const nlohmann::json& obj, std::string prefix)
+    : obj_(obj), prefix_(std::move(prefix)) {
+  require_object(obj_, prefix_.empty() ? "scenario" : prefix_);
+}
+
+bool JsonReader::has(const std::string& key) {
+  seen_.insert(key);
+  return obj_.contains(key) && !obj_.at(key).is_null();
+}
+
+std::string JsonReader::field(const std::string& key) const {
+  return prefix_.empty() ? key : prefix_ + "." + key;
+}
+
+const nlohmann::json& JsonReader::raw(const std::string& key) {
+  seen_.insert(key);
+  return obj_.at(key);
+}
+
+std::optional<int64_t> JsonReader::integer(const std::string& key, int64_t min, int64_t max) {
+  if (!has(key)) return std::nullopt;
+  const nlohmann::json& v = obj_.at(key);
+  const std::string range = "must be an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  if (!v.is_number()) throw InputError(field(key), range + ", not " + std::string(v.type_name()));
+  const double d = v.get<double>();
+  if (!std::isfinite(d) || std::floor(d) != d || d < static_cast<double>(min) ||
+      d > static_cast<double>(max)) {
+    throw InputError(field(key), range + " (got " + v.dump() + ")");
+  }
+  return static_cast<int64_t>(d);
+}
+
+std::optional<double> JsonReader::number(const std::string& key, double min, double max,
+                                         bool min_exclusive) {
+  if (!has(key)) return std::nullopt;
+  const nlohmann::json& v = obj_.at(key);
+  const std::string range = std::string("must be a number ") + (min_exclusive ? "above " : "from ") +
+                            nlohmann::json(min).dump() + " to " + nlohmann::json(max).dump();
+  if (!v.is_number()) throw InputError(field(key), range + ", not " + std::string(v.type_name()));
+  const double d = v.get<double>();
+  if (!std::isfinite(d) || d > max || d < min || (min_exclusive && d == min)) {
+    throw InputError(field(key), range + " (got " + v.dump() + ")");
+  }
+  return d;
+}
+
+std::optional<bool> JsonReader::boolean(const std::string& key) {
+  if (!has(key)) return std::nullopt;
+  const nlohmann::json& v = obj_.at(key);
+  if (!v.is_boolean()) throw InputError(field(key), "must be true or false, not " + std::string(v.type_name()));
+  return v.get<bool>();
+}
+
+std::optional<std::string> JsonReader::string(const std::string& key) {
+  if (!has(key)) return std::nullopt;
+  const nlohmann::json& v = obj_.at(key);
+  if (!v.is_string()) throw InputError(field(key), "must be a string, not " + std::string(v.type_name()));
+  return v.get<std::string>();
+}
+
+std::optional<std::string> JsonReader::choice(const std::string& key,
+                                              const std::vector<std::string>& allowed) {
+  const nlohmann::json* v = has(key) ? &obj_.at(key) : nullptr;
+  if (!v) return std::nullopt;
+  if (v->is_string()) {
+    for (const auto& a : allowed) {
+      if (a == v->get<std::string>()) return a;
+    }
+  }
+  throw InputError(field(key), "must be " + join_choices(allowed) + " (got " + v->dump() + ")");
+}
+
+std::optional<std::vector<std::string>> JsonReader::string_list(const std::string& key) {
+  if (!has(key)) return std::nullopt;
+  const nlohmann::json& v = obj_.at(key);
+  if (!v.is_array()) throw InputError(field(key), "must be an array of strings");
+  std::vector<std::string> out;
+  for (const auto& item : v) {
+    if (!item.is_string()) throw InputError(field(key), "must be an array of strings");
+    out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
+void JsonReader::reject_unknown() const {
+  for (auto it = obj_.begin(); it != obj_.end(); ++it) {
+    if (!seen_.count(it.key())) throw InputError(field(it.key()), "unknown key");
+  }
+}
+
+void require_object(const nlohmann::json& j, const std::string& field) {
+  if (!j.is_object()) {
+    throw InputError(field, "must be a JSON object, not " + std::string(j.type_name()));
+  }
+}
+
+std::string join_choices(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += (i + 1 == items.size()) ? " or " : ", ";
+    out += "\"" + items[i] + "\"";
+  }
+  return out;
+}
+
+}  // namespace gpusizer

@@ -1,0 +1,141 @@
+// Serving memory: weights, KV cache, the activations of the largest forward step, runtime.
+#include <algorithm>
+#include <cmath>
+
+#include "gpusizer/memory.h"
+
+namespace gpusizer {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kGiB = 1024.0 * kMiB;
+constexpr double kActivationBytes = 2;  // bf16/fp16 activations in every engine modelled
+constexpr double kLogitBytes = 4;       // logits are upcast to fp32 before sampling (vLLM Sampler, HF generate)
+
+// vLLM allocates the KV cache in blocks of 16 tokens (PagedAttention, default --block-size 16).
+constexpr int64_t kVllmBlockTokens = 16;
+// Prompt tokens one forward step processes at most: vLLM/SGLang/LMDeploy/TensorRT-LLM chunk long
+// prefills to a token budget of 8192 (vLLM V1 max_num_batched_tokens for the API server on large
+// GPUs, SGLang --chunked-prefill-size 8192, LMDeploy max_prefill_token_num 8192, TRT-LLM
+// max_num_tokens 8192); llama.cpp's physical batch n_ubatch defaults to 512; transformers does not chunk.
+constexpr int64_t kServingChunkTokens = 8192;
+constexpr int64_t kLlamaCppUbatch = 512;
+
+// CUDA graphs captured by vLLM/SGLang for decode batch sizes: 0.21 GiB for Llama-3.2-1B in
+// vLLM's own log (vllm-project/vllm PR #11349), kept per GPU.
+constexpr double kCudaGraphBytes = 0.25 * kGiB;
+// Used when no GPU is chosen: Ampere-class CUDA context with lazy loading (~400 MiB per
+// pytorch/pytorch#109888) and the pre-Hopper cuBLAS workspace (:4096:2:16:8 = 8,519,680 B).
+constexpr double kDefaultContextBytes = 400 * kMiB;
+constexpr double kDefaultWorkspaceBytes = 8519680;
+
+int64_t prefill_chunk_tokens(const Scenario& s) {
+  const int64_t prompt_total = s.batch * std::max<int64_t>(s.prompt_tokens, 1);
+  switch (s.engine) {
+    case Engine::Transformers: return prompt_total;
+    case Engine::LlamaCpp: return std::min(prompt_total, kLlamaCppUbatch);
+    default: return std::min(prompt_total, kServingChunkTokens);
+  }
+}
+
+// Elements alive per token at the peak of one block's forward pass (no autograd): three
+// hidden-size tensors (residual, normed input, sub-layer output) plus the wider of the attention
+// projections and the MLP (gated: gate/up output, activation, product = 3 x intermediate).
+double live_elements_per_token(const Architecture& a) {
+  const double h = static_cast<double>(a.hidden);
+  const double mlp_width = a.mlp == MlpKind::Gated ? 3 : 2;
+  double mlp = mlp_width * static_cast<double>(a.intermediate);
+  if (a.experts > 0) {
+    const double shared_i = static_cast<double>(a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate);
+    const double moe = mlp_width * (static_cast<double>(a.experts_per_token * a.expert_intermediate) +
+                                    static_cast<double>(a.shared_experts) * shared_i) +
+                       static_cast<double>(a.experts);  // router logits
+    mlp = a.dense_layers > 0 ? std::max(mlp, moe) : moe;
+  }
+  double attn = 0;
+  if (a.mla.kv_lora_rank > 0) {
+    const double qk = static_cast<double>(a.mla.qk_nope_head_dim + a.mla.qk_rope_head_dim);
+    attn = static_cast<double>(a.heads) * (2 * qk + 2 * static_cast<double>(a.mla.v_head_dim));
+  } else {
+    attn = static_cast<double>(2 * a.heads * a.head_dim + 2 * a.kv_heads * a.head_dim);
+  }
+  return 3 * h + std::max(mlp, attn);
+}
+
+double activation_bytes(const Scenario& s) {
+  const Architecture& a = s.model;
+  const double tp = static_cast<double>(s.tp);
+  const double chunk = static_cast<double>(prefill_chunk_tokens(s));
+  // Sharded projections split across TP; the hidden-size tensors are replicated (Megatron TP).
+  const double h3 = 3 * static_cast<double>(a.hidden);
+  const double per_token = h3 + (live_elements_per_token(a) - h3) / tp;
+  double bytes = chunk * per_token * kActivationBytes;
+  if (!s.flash_attention && s.engine == Engine::Transformers) {
+    // Eager attention materialises the scores (bf16) and their fp32 softmax for one layer:
+    // batch x heads x prompt x prompt x (2 + 4) bytes.
+    const double p = static_cast<double>(s.prompt_tokens);
+    bytes += static_cast<double>(s.batch) * static_cast<double>(a.heads) / tp * p * p * (2 + 4);
+  }
+  // Logits of the last position of each sequence, fp32, and the sampler's probabilities.
+  if (!a.encoder) bytes += 2 * static_cast<double>(s.batch) * static_cast<double>(a.vocab) / tp * kLogitBytes;
+  return bytes;
+}
+
+double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
+  const Architecture& a = s.model;
+  *per_token_whole_model = kv_bytes_per_token(a, s.kv_cache);
+  if (a.encoder) return 0;
+  const double layer_share = static_cast<double>(layers_on_busiest_stage(s)) / static_cast<double>(a.layers);
+  double per_token = *per_token_whole_model * layer_share;
+  if (a.mla.kv_lora_rank == 0) {
+    // KV heads split across TP; with fewer KV heads than ranks each rank keeps one (replicated).
+    const double heads_per_gpu = std::ceil(static_cast<double>(a.kv_heads) / static_cast<double>(s.tp));
+    per_token *= heads_per_gpu / static_cast<double>(a.kv_heads);
+  }  // MLA's latent cache is not split by heads: every TP rank holds all of it (vLLM MLA backend).
+  int64_t tokens = s.seq_len;
+  if (s.engine == Engine::Vllm) tokens = (tokens + kVllmBlockTokens - 1) / kVllmBlockTokens * kVllmBlockTokens;
+  return per_token * static_cast<double>(tokens) * static_cast<double>(s.batch);
+}
+
+}  // namespace
+
+int64_t layers_on_busiest_stage(const Scenario& s) {
+  return (s.model.layers + s.pp - 1) / s.pp;
+}
+
+double weights_per_gpu(const Scenario& s, WeightFormat format) {
+  const WeightBytes w = weight_bytes(s.model, format);
+  const double tp = static_cast<double>(s.tp);
+  const double stage_layers = static_cast<double>(layers_on_busiest_stage(s));
+  // Embedding and LM head are vocabulary-parallel across TP (Megatron VocabParallelEmbedding).
+  // With pipeline stages the first holds the embedding, the last the head (a tied head is a
+  // second copy of the embedding there).
+  const double head = s.model.tied_embeddings ? w.embedding : w.lm_head;
+  const double ends = s.pp == 1 ? w.embedding + w.lm_head : std::max(w.embedding, head);
+  return (stage_layers * w.per_layer + ends) / tp;
+}
+
+double runtime_bytes(const Scenario& s, const Gpu* gpu) {
+  double bytes = gpu ? gpu->cuda_context_bytes + gpu->blas_workspace_bytes
+                     : kDefaultContextBytes + kDefaultWorkspaceBytes;
+  if (s.task == Task::Inference && (s.engine == Engine::Vllm || s.engine == Engine::Sglang)) {
+    bytes += kCudaGraphBytes;
+  }
+  return bytes;
+}
+
+MemoryEstimate inference_memory(const Scenario& s, const Gpu* gpu) {
+  MemoryEstimate m;
+  m.breakdown.weights = weights_per_gpu(s, s.weights);
+  m.breakdown.kv_cache = kv_cache_bytes(s, &m.kv_bytes_per_token);
+  m.breakdown.activations = activation_bytes(s);
+  m.breakdown.runtime = runtime_bytes(s, gpu);
+  m.per_gpu_bytes = m.breakdown.total();
+  return m;
+}
+
+MemoryEstimate estimate_memory(const Scenario& s, const Gpu* gpu) {
+  return is_training(s.task) ? training_memory(s, gpu) : inference_memory(s, gpu);
+}
+
+}  // namespace gpusizer

@@ -1,0 +1,317 @@
+#include "gpusizer/scenario.h"
+
+#include <algorithm>
+
+#include "gpusizer/catalog.h"
+#include "gpusizer/error.h"
+#include "json_reader.h"
+
+namespace gpusizer {
+namespace {
+
+// Upper bounds: far beyond any real workload, low enough that no product overflows a double's
+// exact-integer range (2^53) in the byte counts.
+constexpr int64_t kMaxBatch = 1'000'000;
+constexpr int64_t kMaxSeqLen = 100'000'000;
+constexpr int64_t kMaxGpus = 1'000'000;
+constexpr int64_t kMaxLoraRank = 65'536;
+constexpr int64_t kMaxGradAccum = 1'000'000;
+constexpr double kMaxTokens = 1e16;  // 10 quadrillion tokens: beyond any published run
+
+template <typename E>
+struct Named {
+  E value;
+  const char* id;
+};
+constexpr Named<Task> kTasks[] = {{Task::Inference, "inference"}, {Task::Full, "full"},
+                                  {Task::Lora, "lora"}, {Task::Qlora, "qlora"},
+                                  {Task::Pretrain, "pretrain"}};
+constexpr Named<Engine> kEngines[] = {
+    {Engine::Vllm, "vllm"},           {Engine::Sglang, "sglang"},
+    {Engine::Lmdeploy, "lmdeploy"},   {Engine::TensorrtLlm, "tensorrt-llm"},
+    {Engine::Transformers, "transformers"}, {Engine::LlamaCpp, "llama.cpp"},
+    {Engine::Deepspeed, "deepspeed"}, {Engine::Fsdp, "fsdp"},
+    {Engine::Megatron, "megatron"}};
+constexpr Named<Optimizer> kOptimizers[] = {{Optimizer::Adamw, "adamw"},
+                                            {Optimizer::Adamw8bit, "adamw-8bit"},
+                                            {Optimizer::PagedAdamw8bit, "paged-adamw-8bit"},
+                                            {Optimizer::Sgd, "sgd"},
+                                            {Optimizer::Adafactor, "adafactor"}};
+constexpr Named<Checkpointing> kCheckpointing[] = {{Checkpointing::None, "none"},
+                                                   {Checkpointing::Selective, "selective"},
+                                                   {Checkpointing::Full, "full"}};
+constexpr Named<LoraTargets> kLoraTargets[] = {{LoraTargets::AllLinear, "all-linear"},
+                                               {LoraTargets::Attention, "attention"},
+                                               {LoraTargets::Qv, "qv"}};
+
+template <typename E, size_t N>
+const char* name_of(const Named<E> (&table)[N], E value) {
+  for (const auto& n : table) {
+    if (n.value == value) return n.id;
+  }
+  return "?";
+}
+template <typename E, size_t N>
+std::vector<std::string> ids_of(const Named<E> (&table)[N]) {
+  std::vector<std::string> ids;
+  for (const auto& n : table) ids.emplace_back(n.id);
+  return ids;
+}
+template <typename E, size_t N>
+E value_of(const Named<E> (&table)[N], const std::string& id) {
+  for (const auto& n : table) {
+    if (id == n.id) return n.value;
+  }
+  return table[0].value;
+}
+
+bool is_inference_engine(Engine e) {
+  return e != Engine::Deepspeed && e != Engine::Fsdp && e != Engine::Megatron;
+}
+bool is_training_engine(Engine e) {
+  return e == Engine::Deepspeed || e == Engine::Fsdp || e == Engine::Megatron ||
+         e == Engine::Transformers;
+}
+
+Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnings) {
+  if (m.is_string()) {
+    const Architecture* preset = find_preset(m.get<std::string>());
+    if (!preset) throw InputError("model", "unknown preset id \"" + m.get<std::string>() + "\" (see `gpusizer models`)");
+    return *preset;
+  }
+  if (!m.is_object()) throw InputError("model", "must be a preset id or an object, not " + std::string(m.type_name()));
+  if (m.contains("hf_config")) {
+    if (m.size() != 1) throw InputError("model", "an object with \"hf_config\" takes no other key");
+    Architecture arch = from_hf_config(m.at("hf_config"));
+    validate_architecture(arch, "model.hf_config");
+    return arch;
+  }
+  if (m.contains("params")) {
+    if (m.size() != 1) throw InputError("model", "an object with \"params\" takes no other key");
+    JsonReader r(m, "model");
+    const double params = *r.number("params", 1e6, 1e14, false);  // 1M to 100T parameters
+    warnings->push_back({"params_only_model", "model.params",
+                         "the architecture was derived from the parameter count alone; "
+                         "give a preset or a config.json for exact KV-cache and activation sizes"});
+    Architecture arch = from_param_count(params);
+    validate_architecture(arch, "model.params");
+    return arch;
+  }
+  Architecture arch = from_explicit_fields(m);
+  validate_architecture(arch, "model");
+  return arch;
+}
+
+void parse_training(JsonReader& top, Scenario* s) {
+  if (!top.has("training")) return;
+  JsonReader r(top.raw("training"), "training");
+  Training& t = s->training;
+  if (auto v = r.choice("optimizer", ids_of(kOptimizers))) t.optimizer = value_of(kOptimizers, *v);
+  if (auto v = r.boolean("master_weights")) t.master_weights = *v;
+  if (auto v = r.choice("grad_checkpointing", ids_of(kCheckpointing))) {
+    t.grad_checkpointing = value_of(kCheckpointing, *v);
+  }
+  if (r.has("zero")) {
+    const nlohmann::json& z = r.raw("zero");
+    if (!z.is_number_integer() || z.get<int64_t>() < 0 || z.get<int64_t>() > 3) {
+      throw InputError("training.zero", "must be 0, 1, 2 or 3");
+    }
+    t.zero = static_cast<int>(z.get<int64_t>());
+    s->zero_set = true;
+  }
+  if (auto v = r.boolean("offload_optimizer")) t.offload_optimizer = *v;
+  if (auto v = r.boolean("offload_params")) t.offload_params = *v;
+  if (auto v = r.integer("lora_rank", 1, kMaxLoraRank)) t.lora_rank = *v;
+  if (auto v = r.choice("lora_targets", ids_of(kLoraTargets))) t.lora_targets = value_of(kLoraTargets, *v);
+  if (auto v = r.integer("grad_accum", 1, kMaxGradAccum)) t.grad_accum = *v;
+  if (auto v = r.number("tokens", 0, kMaxTokens, true)) t.tokens = *v;
+  r.reject_unknown();
+}
+
+void parse_efficiency(JsonReader& top, Scenario* s) {
+  if (!top.has("efficiency")) return;
+  JsonReader r(top.raw("efficiency"), "efficiency");
+  if (auto v = r.number("mfu", 0, 1, true)) s->efficiency.mfu = *v;
+  if (auto v = r.number("bandwidth", 0, 1, true)) s->efficiency.bandwidth = *v;
+  r.reject_unknown();
+}
+
+void parse_pricing(JsonReader& top, Scenario* s) {
+  if (!top.has("pricing")) return;
+  JsonReader r(top.raw("pricing"), "pricing");
+  if (auto v = r.choice("currency", {"USD", "CNY"})) s->pricing.currency = *v;
+  if (auto v = r.number("cny_per_usd", 0, 1000, true)) s->pricing.cny_per_usd = *v;
+  if (r.has("overrides")) {
+    const nlohmann::json& o = r.raw("overrides");
+    require_object(o, "pricing.overrides");
+    for (auto it = o.begin(); it != o.end(); ++it) {
+      JsonReader item(o, "pricing.overrides");
+      s->pricing.overrides[it.key()] = *item.number(it.key(), 0, 1e7, true);
+    }
+  }
+  r.reject_unknown();
+}
+
+void parse_filters(JsonReader& top, Scenario* s) {
+  if (!top.has("filters")) return;
+  JsonReader r(top.raw("filters"), "filters");
+  if (auto v = r.string_list("providers")) s->filters.providers = *v;
+  if (auto v = r.string_list("gpus")) {
+    for (const auto& id : *v) {
+      if (!find_gpu(id)) throw InputError("filters.gpus", "unknown GPU id \"" + id + "\" (see `gpusizer gpus`)");
+    }
+    s->filters.gpus = *v;
+  }
+  if (auto v = r.integer("max_gpus", 1, kMaxGpus)) s->filters.max_gpus = *v;
+  r.reject_unknown();
+}
+
+// Sequence split: seq_len = prompt_tokens + output_tokens; any two determine the third.
+void parse_lengths(JsonReader& r, Scenario* s) {
+  const auto seq = r.integer("seq_len", 1, kMaxSeqLen);
+  const auto prompt = r.integer("prompt_tokens", 0, kMaxSeqLen);
+  const auto output = r.integer("output_tokens", 0, kMaxSeqLen);
+  if (seq) s->seq_len = *seq;
+  if (prompt && output) {
+    if (seq && *prompt + *output != *seq) {
+      throw InputError("output_tokens", "prompt_tokens + output_tokens must equal seq_len (" +
+                                            std::to_string(*prompt) + " + " + std::to_string(*output) +
+                                            " != " + std::to_string(*seq) + ")");
+    }
+    s->seq_len = *prompt + *output;
+  } else if (prompt) {
+    if (*prompt > s->seq_len) throw InputError("prompt_tokens", "must not exceed seq_len");
+    if (!seq) throw InputError("prompt_tokens", "give seq_len or output_tokens with it");
+  } else if (output) {
+    if (*output > s->seq_len) throw InputError("output_tokens", "must not exceed seq_len");
+    if (!seq) throw InputError("output_tokens", "give seq_len or prompt_tokens with it");
+  }
+  if (s->seq_len < 1) throw InputError("seq_len", "must be at least 1 token");
+  s->prompt_tokens = prompt ? *prompt : (output ? s->seq_len - *output : (s->seq_len + 1) / 2);
+  s->output_tokens = s->seq_len - s->prompt_tokens;
+}
+
+}  // namespace
+
+const char* to_string(Task t) { return name_of(kTasks, t); }
+const char* to_string(Engine e) { return name_of(kEngines, e); }
+const char* to_string(Optimizer o) { return name_of(kOptimizers, o); }
+const char* to_string(Checkpointing c) { return name_of(kCheckpointing, c); }
+const char* to_string(LoraTargets t) { return name_of(kLoraTargets, t); }
+bool is_training(Task t) { return t != Task::Inference; }
+
+Scenario parse_scenario(const nlohmann::json& input) {
+  JsonReader r(input, "");
+  Scenario s;
+  if (r.has("schema") && r.raw("schema") != 1) throw InputError("schema", "must be 1");
+  if (!r.has("model")) throw InputError("model", "is required: a preset id, {\"hf_config\": ...}, {\"params\": ...} or explicit fields");
+  s.model_input = r.raw("model");
+  s.model = resolve_model(s.model_input, &s.warnings);
+
+  if (auto v = r.choice("task", ids_of(kTasks))) s.task = value_of(kTasks, *v);
+  const bool training = is_training(s.task);
+  s.engine = training ? Engine::Deepspeed : Engine::Vllm;
+  if (auto v = r.choice("engine", ids_of(kEngines))) s.engine = value_of(kEngines, *v);
+  if (training && !is_training_engine(s.engine)) {
+    throw InputError("engine", std::string("\"") + to_string(s.engine) + "\" serves models; for training use \"deepspeed\", \"fsdp\", \"megatron\" or \"transformers\"");
+  }
+  if (!training && !is_inference_engine(s.engine)) {
+    throw InputError("engine", std::string("\"") + to_string(s.engine) + "\" is a training engine; for inference use \"vllm\", \"sglang\", \"lmdeploy\", \"tensorrt-llm\", \"transformers\" or \"llama.cpp\"");
+  }
+  s.weights = s.task == Task::Qlora ? WeightFormat::Nf4 : WeightFormat::Bf16;
+  if (auto v = r.choice("weights", weight_format_ids())) parse_weight_format(*v, &s.weights);
+  if (auto v = r.choice("kv_cache", kv_format_ids())) parse_kv_format(*v, &s.kv_cache);
+  if (auto v = r.integer("batch", 1, kMaxBatch)) s.batch = *v;
+  parse_lengths(r, &s);
+  if (auto v = r.boolean("flash_attention")) s.flash_attention = *v;
+  if (auto v = r.string("gpu")) {
+    if (!find_gpu(*v)) throw InputError("gpu", "unknown GPU id \"" + *v + "\" (see `gpusizer gpus`)");
+    s.gpu = *v;
+  }
+  if (auto v = r.integer("gpus", 1, kMaxGpus)) { s.gpus = *v; s.gpus_set = true; }
+  if (auto v = r.integer("tp", 1, kMaxGpus)) { s.tp = *v; s.tp_set = true; }
+  if (auto v = r.integer("pp", 1, kMaxGpus)) { s.pp = *v; s.pp_set = true; }
+  if (!s.gpus_set && (s.tp_set || s.pp_set)) s.gpus = s.tp * s.pp;  // gpus defaults to one replica
+  s.training.grad_checkpointing =
+      (s.task == Task::Lora || s.task == Task::Qlora) ? Checkpointing::Full : Checkpointing::None;
+  parse_training(r, &s);
+  parse_efficiency(r, &s);
+  if (auto v = r.number("headroom", 0, 0.9, false)) s.headroom = *v;
+  parse_pricing(r, &s);
+  parse_filters(r, &s);
+  r.reject_unknown();
+  validate_scenario(s);
+  return s;
+}
+
+void validate_scenario(const Scenario& s) {
+  const Architecture& m = s.model;
+  if ((s.tp * s.pp) <= 0 || s.gpus % (s.tp * s.pp) != 0) {
+    throw InputError("tp", "tp * pp (" + std::to_string(s.tp * s.pp) + ") must divide gpus (" + std::to_string(s.gpus) + ")");
+  }
+  if (m.heads % s.tp != 0) {
+    throw InputError("tp", "must divide the attention heads (" + std::to_string(m.heads) + ")");
+  }
+  if (s.pp > m.layers) {
+    throw InputError("pp", "must not exceed the layers (" + std::to_string(m.layers) + ")");
+  }
+  if (s.task == Task::Qlora && !is_four_bit(s.weights)) {
+    throw InputError("weights", std::string("QLoRA trains adapters over a 4-bit base: use \"nf4\" (or another 4-bit format), not \"") + to_string(s.weights) + "\"");
+  }
+  if (is_training(s.task) && is_gguf(s.weights)) {
+    throw InputError("weights", "GGUF formats are for llama.cpp inference, not training");
+  }
+  if (is_gguf(s.weights) && s.engine != Engine::LlamaCpp) {
+    throw InputError("weights", std::string("GGUF formats run on engine \"llama.cpp\", not \"") + to_string(s.engine) + "\"");
+  }
+  const Training& t = s.training;
+  if ((t.offload_optimizer || t.offload_params) && t.zero == 0) {
+    throw InputError("training.zero", "CPU offload needs ZeRO: offload_optimizer needs stage 1-3, offload_params stage 3");
+  }
+  if (t.offload_params && t.zero != 3) {
+    throw InputError("training.offload_params", "parameter offload needs ZeRO stage 3");
+  }
+  if (m.encoder && s.task == Task::Inference && s.output_tokens > 0 && s.prompt_tokens == 0) {
+    throw InputError("model", "an encoder model generates no tokens");
+  }
+}
+
+nlohmann::json scenario_to_json(const Scenario& s) {
+  nlohmann::json j;
+  j["model"] = s.model_input;
+  j["task"] = to_string(s.task);
+  j["engine"] = to_string(s.engine);
+  j["weights"] = to_string(s.weights);
+  j["kv_cache"] = to_string(s.kv_cache);
+  j["batch"] = s.batch;
+  j["seq_len"] = s.seq_len;
+  j["prompt_tokens"] = s.prompt_tokens;
+  j["output_tokens"] = s.output_tokens;
+  j["flash_attention"] = s.flash_attention;
+  if (s.gpu) j["gpu"] = *s.gpu;
+  j["gpus"] = s.gpus;
+  j["tp"] = s.tp;
+  j["pp"] = s.pp;
+  if (is_training(s.task)) {
+    const Training& t = s.training;
+    nlohmann::json tj = {{"optimizer", to_string(t.optimizer)},
+                         {"master_weights", t.master_weights},
+                         {"grad_checkpointing", to_string(t.grad_checkpointing)},
+                         {"zero", t.zero},
+                         {"offload_optimizer", t.offload_optimizer},
+                         {"offload_params", t.offload_params},
+                         {"grad_accum", t.grad_accum}};
+    if (s.task == Task::Lora || s.task == Task::Qlora) {
+      tj["lora_rank"] = t.lora_rank;
+      tj["lora_targets"] = to_string(t.lora_targets);
+    }
+    if (t.tokens) tj["tokens"] = *t.tokens;
+    j["training"] = tj;
+  }
+  if (s.efficiency.mfu) j["efficiency"]["mfu"] = *s.efficiency.mfu;
+  if (s.efficiency.bandwidth) j["efficiency"]["bandwidth"] = *s.efficiency.bandwidth;
+  j["headroom"] = s.headroom;
+  return j;
+}
+
+}  // namespace gpusizer

@@ -1,0 +1,305 @@
+// Parameter counts of every preset against the reference numbers, the KV-cache fields, the
+// linear-module list, the scaling rule of from_param_count and the explicit-field object.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/architecture.h"
+#include "gpusizer/error.h"
+
+using gpusizer::Architecture;
+using gpusizer::InputError;
+using nlohmann::json;
+
+namespace {
+
+struct Expected {
+  const char* id;
+  double total;
+  double active;  // == total for dense models
+};
+
+// total_params and active_params of shared/reference/facts_models.json, in its order.
+const Expected kFacts[] = {
+    {"llama-7b", 6738415616, 6738415616},
+    {"llama-13b", 13015864320, 13015864320},
+    {"llama-33b", 32528943616, 32528943616},
+    {"llama-65b", 65285660672, 65285660672},
+    {"llama-2-7b", 6738415616, 6738415616},
+    {"llama-2-13b", 13015864320, 13015864320},
+    {"llama-2-70b", 68976648192, 68976648192},
+    {"llama-3-8b", 8030261248, 8030261248},
+    {"llama-3.1-8b", 8030261248, 8030261248},
+    {"llama-3-70b", 70553706496, 70553706496},
+    {"llama-3.1-70b", 70553706496, 70553706496},
+    {"llama-3.1-405b", 405853388800, 405853388800},
+    {"llama-3.2-1b", 1235814400, 1235814400},
+    {"llama-3.2-3b", 3212749824, 3212749824},
+    {"qwen-7b", 7721324544, 7721324544},
+    {"qwen-14b", 14167290880, 14167290880},
+    {"qwen-72b", 72287920128, 72287920128},
+    {"qwen2.5-0.5b", 494032768, 494032768},
+    {"qwen2.5-1.5b", 1543714304, 1543714304},
+    {"qwen2.5-3b", 3085938688, 3085938688},
+    {"qwen2.5-7b", 7615616512, 7615616512},
+    {"qwen2.5-14b", 14770033664, 14770033664},
+    {"qwen2.5-32b", 32763876352, 32763876352},
+    {"qwen2.5-72b", 72706203648, 72706203648},
+    {"qwen3-0.6b", 596049920, 596049920},
+    {"qwen3-1.7b", 1720574976, 1720574976},
+    {"qwen3-4b", 4022468096, 4022468096},
+    {"qwen3-8b", 8190735360, 8190735360},
+    {"qwen3-14b", 14768307200, 14768307200},
+    {"qwen3-32b", 32762123264, 32762123264},
+    {"qwen3-30b-a3b", 30532122624, 3353032704},
+    {"qwen3-235b-a22b", 235093634560, 22190763520},
+    {"baichuan-7b", 7000559616, 7000559616},
+    {"baichuan2-7b", 7505973248, 7505973248},
+    {"baichuan2-13b", 13896668160, 13896668160},
+    {"chatglm-6b", 6173286400, 6173286400},
+    {"chatglm3-6b", 6243584000, 6243584000},
+    {"glm-4-9b", 9399951360, 9399951360},
+    {"mistral-7b", 7241732096, 7241732096},
+    {"mixtral-8x7b", 46702792704, 12879925248},
+    {"mixtral-8x22b", 140630071296, 39161468928},
+    {"deepseek-v3", 671026419200, 37552297472},
+    {"yi-34b", 34388917248, 34388917248},
+    {"internlm2-7b", 7737708544, 7737708544},
+    {"internlm2-20b", 19861149696, 19861149696},
+    {"gemma-2-9b", 9241705984, 9241705984},
+    {"gemma-2-27b", 27227128320, 27227128320},
+    {"phi-3-mini-4k", 3821079552, 3821079552},
+    {"bert-base", 109482240, 109482240},
+    {"bert-large", 335141888, 335141888},
+    {"gpt2", 124439808, 124439808},
+    {"gpt2-medium", 354823168, 354823168},
+    {"gpt2-large", 774030080, 774030080},
+    {"gpt2-xl", 1557611200, 1557611200},
+};
+
+const Architecture& preset(const std::string& id) {
+  const Architecture* a = gpusizer::find_preset(id);
+  if (!a) FAIL("no preset " << id);
+  return *a;
+}
+
+std::string explicit_error(const json& fields) {
+  try {
+    gpusizer::from_explicit_fields(fields);
+  } catch (const InputError& e) {
+    return e.field;
+  }
+  return "no error";
+}
+
+const gpusizer::LinearModule& module(const std::vector<gpusizer::LinearModule>& all, const std::string& name) {
+  for (const auto& m : all) {
+    if (m.name == name) return m;
+  }
+  FAIL("no module " << name);
+  return all.front();
+}
+
+}  // namespace
+
+TEST_CASE("every preset's parameter count matches facts_models.json within 0.5 %") {
+  for (const Expected& e : kFacts) {
+    const gpusizer::ParamCounts p = gpusizer::count_params(preset(e.id));
+    INFO(e.id << ": total " << p.total << ", active " << p.active);
+    CHECK(p.total == Approx(e.total).epsilon(0.005));
+    CHECK(p.active == Approx(e.active).epsilon(0.005));
+    CHECK(p.total == e.total);  // the formulas are the facts file's: exact, not just close
+    CHECK(p.active == e.active);
+  }
+}
+
+TEST_CASE("the catalog holds every facts model once, and each passes validation") {
+  const auto& all = gpusizer::model_presets();
+  CHECK(all.size() == sizeof kFacts / sizeof kFacts[0]);
+  std::set<std::string> ids;
+  for (const Architecture& a : all) {
+    CHECK(ids.insert(a.id).second);
+    CHECK_FALSE(a.name.empty());
+    CHECK_FALSE(a.hf_repo.empty());
+    CHECK_FALSE(a.source.empty());
+    CHECK_NOTHROW(gpusizer::validate_architecture(a, "model"));
+  }
+  CHECK(gpusizer::find_preset("LLAMA-2-7B") == nullptr);  // ids are lower-case, matched exactly
+  CHECK(gpusizer::find_preset("") == nullptr);
+}
+
+TEST_CASE("presets carry the fields the KV cache depends on") {
+  const Architecture& llama = preset("llama-3.1-8b");
+  CHECK(llama.layers == 32);
+  CHECK(llama.kv_heads == 8);
+  CHECK(llama.head_dim == 128);
+  CHECK(llama.max_positions == 131072);
+  CHECK(preset("llama-2-70b").kv_heads == 8);
+  CHECK(preset("qwen2.5-7b").kv_heads == 4);
+  CHECK(preset("chatglm3-6b").kv_heads == 2);
+  CHECK(preset("qwen3-0.6b").head_dim == 128);  // decoupled from hidden / heads = 64
+  CHECK(preset("gemma-2-9b").head_dim == 256);
+  CHECK(preset("gemma-2-9b").sliding_window == 4096);
+  CHECK(preset("gemma-2-9b").sliding_window_layers == 21);  // even layers of 42
+  CHECK(preset("mistral-7b").sliding_window == 4096);
+  CHECK(preset("qwen2.5-7b").sliding_window == 0);
+  const Architecture& ds = preset("deepseek-v3");
+  CHECK(ds.mla.kv_lora_rank == 512);
+  CHECK(ds.mla.qk_rope_head_dim == 64);
+  CHECK(ds.layers == 61);  // 61 x (512 + 64) values per token
+  CHECK(ds.dense_layers == 3);
+  CHECK(preset("bert-base").encoder);
+  CHECK_FALSE(preset("gpt2").encoder);
+  CHECK(preset("gpt2").learned_positions == 1024);
+}
+
+TEST_CASE("Qwen v1 and ChatGLM-6B traps are stored as the model computes") {
+  CHECK(preset("qwen-7b").intermediate == 11008);  // config 22016 is w1 + w2
+  CHECK(preset("qwen-72b").intermediate == 24576);
+  const Architecture& glm = preset("chatglm-6b");
+  CHECK(glm.mlp == gpusizer::MlpKind::Plain);
+  CHECK(glm.norm == gpusizer::NormKind::Layer);
+  CHECK(glm.tied_embeddings);
+}
+
+TEST_CASE("linear modules: the shapes LoRA and the FLOP count use") {
+  const auto dense = gpusizer::linear_modules(preset("llama-3.1-8b"));
+  CHECK(module(dense, "q").in == 4096);
+  CHECK(module(dense, "q").out == 4096);
+  CHECK(module(dense, "k").out == 1024);  // 8 KV heads x 128
+  CHECK(module(dense, "down").in == 14336);
+  CHECK(module(dense, "down").count == 32);
+
+  const auto moe = gpusizer::linear_modules(preset("qwen3-30b-a3b"));
+  CHECK(module(moe, "expert_up").count == 128 * 48);
+  CHECK(module(moe, "expert_up").active_count == 8 * 48);
+  CHECK(module(moe, "expert_up").group == "experts");
+  CHECK(module(moe, "router").out == 128);
+
+  const auto mla = gpusizer::linear_modules(preset("deepseek-v3"));
+  CHECK(module(mla, "q_a").out == 1536);
+  CHECK(module(mla, "kv_a").out == 512 + 64);
+  CHECK(module(mla, "kv_b").out == 128 * (128 + 128));
+  CHECK(module(mla, "gate").count == 3);  // the dense layers
+  CHECK(module(mla, "shared_up").count == 58);
+  CHECK(module(mla, "shared_up").group == "mlp");
+
+  const auto plain = gpusizer::linear_modules(preset("gpt2"));
+  for (const auto& m : plain) CHECK(m.name != "gate");
+}
+
+TEST_CASE("parameter counts split into parts that add up") {
+  for (const char* id : {"llama-3.2-1b", "deepseek-v3", "bert-base", "qwen3-30b-a3b"}) {
+    const Architecture& a = preset(id);
+    const gpusizer::ParamCounts p = gpusizer::count_params(a);
+    double linear = 0;
+    for (const auto& m : gpusizer::linear_modules(a)) linear += double(m.in) * double(m.out) * double(m.count);
+    INFO(id);
+    CHECK(linear == p.linear);
+    CHECK(p.total == p.embedding + p.lm_head + p.linear + p.other);
+    CHECK(p.per_layer_linear_max > 0);
+    CHECK(p.per_layer_linear_max * double(a.layers) >= p.linear);
+  }
+  CHECK(gpusizer::count_params(preset("llama-3.2-1b")).lm_head == 0);  // tied
+  CHECK(gpusizer::count_params(preset("llama-3.1-8b")).lm_head == 128256.0 * 4096);
+}
+
+TEST_CASE("from_param_count lands within 2 % over the whole range") {
+  for (double params : {2e7, 1e8, 1.24e9, 7e9, 13e9, 70e9, 405e9, 1e12, 1e14}) {
+    const Architecture a = gpusizer::from_param_count(params);
+    INFO(params << ": hidden " << a.hidden << ", layers " << a.layers);
+    CHECK(gpusizer::count_params(a).total == Approx(params).epsilon(0.02));
+    CHECK_NOTHROW(gpusizer::validate_architecture(a, "model.params"));
+  }
+  const Architecture seven = gpusizer::from_param_count(7e9);
+  CHECK(seven.head_dim == 128);
+  CHECK(seven.kv_heads == 8);
+  CHECK(seven.hidden == Approx(128.0 * double(seven.layers)).epsilon(0.25));  // Llama-2 aspect
+}
+
+TEST_CASE("from_param_count rejects counts the rule cannot meet") {
+  for (double bad : {0.0, -7e9, 1e308, std::nan(""), 1e3}) {
+    try {
+      gpusizer::from_param_count(bad);
+      FAIL("no error for " << bad);
+    } catch (const InputError& e) {
+      CHECK(e.field == "model.params");
+    }
+  }
+}
+
+TEST_CASE("explicit fields reproduce a preset and apply the defaults") {
+  const Architecture a = gpusizer::from_explicit_fields(
+      json{{"name", "my llama"}, {"layers", 32}, {"hidden", 4096}, {"heads", 32},
+           {"intermediate", 11008}, {"vocab", 32000}});
+  CHECK(a.kv_heads == 32);
+  CHECK(a.head_dim == 128);
+  CHECK(a.name == "my llama");
+  CHECK(gpusizer::count_params(a).total == gpusizer::count_params(preset("llama-2-7b")).total);
+
+  const Architecture mixtral = gpusizer::from_explicit_fields(
+      json{{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"kv_heads", 8}, {"intermediate", 14336},
+           {"vocab", 32000}, {"experts", 8}, {"experts_per_token", 2}});
+  CHECK(mixtral.expert_intermediate == 14336);
+  CHECK(gpusizer::count_params(mixtral).active == gpusizer::count_params(preset("mixtral-8x7b")).active);
+
+  const Architecture plain = gpusizer::from_explicit_fields(
+      json{{"layers", 12}, {"hidden", 768}, {"heads", 12}, {"intermediate", 3072}, {"vocab", 50257},
+           {"mlp", "plain"}, {"tied_embeddings", true}});
+  CHECK(plain.mlp == gpusizer::MlpKind::Plain);
+  CHECK(gpusizer::count_params(plain).lm_head == 0);
+
+  const Architecture all_moe = gpusizer::from_explicit_fields(
+      json{{"layers", 48}, {"hidden", 2048}, {"heads", 32}, {"kv_heads", 4}, {"head_dim", 128}, {"vocab", 151936},
+           {"experts", 128}, {"experts_per_token", 8}, {"expert_intermediate", 768}});
+  CHECK(all_moe.intermediate == 0);  // no dense layer needs it
+}
+
+TEST_CASE("explicit fields: every error names its field") {
+  const json base = {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"intermediate", 11008}, {"vocab", 32000}};
+  const auto with = [&base](const char* key, const json& value) {
+    json j = base;
+    j[key] = value;
+    return j;
+  };
+  CHECK(explicit_error(with("layer", 32)) == "model.layer");  // unknown key
+  CHECK(explicit_error(with("layers", "32")) == "model.layers");
+  CHECK(explicit_error(with("layers", -1)) == "model.layers");
+  CHECK(explicit_error(with("layers", 0)) == "model.layers");
+  CHECK(explicit_error(with("hidden", 4096.5)) == "model.hidden");
+  CHECK(explicit_error(with("hidden", 1e308)) == "model.hidden");
+  CHECK(explicit_error(with("vocab", json::object())) == "model.vocab");
+  CHECK(explicit_error(with("kv_heads", 5)) == "model.kv_heads");  // 32 % 5 != 0
+  CHECK(explicit_error(with("mlp", "swiglu")) == "model.mlp");
+  CHECK(explicit_error(with("tied_embeddings", 1)) == "model.tied_embeddings");
+  CHECK(explicit_error(with("name", 7)) == "model.name");
+  CHECK(explicit_error(with("experts_per_token", 2)) == "model.experts_per_token");  // no experts
+  CHECK(explicit_error(with("heads", 3)) == "model.head_dim");  // 4096 / 3 is no integer
+  json missing = base;
+  missing.erase("vocab");
+  CHECK(explicit_error(missing) == "model.vocab");
+  json moe = with("experts", 8);
+  moe["experts_per_token"] = 9;
+  CHECK(explicit_error(moe) == "model.experts_per_token");
+  CHECK(explicit_error(json::array()) == "model");
+}
+
+TEST_CASE("validate_architecture names the field under the given prefix") {
+  Architecture a = preset("llama-3.1-8b");
+  a.kv_heads = 7;
+  try {
+    gpusizer::validate_architecture(a, "model.hf_config");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(e.field == "model.hf_config.kv_heads");
+  }
+  a = preset("deepseek-v3");
+  a.dense_layers = 62;
+  CHECK_THROWS_AS(gpusizer::validate_architecture(a, "model"), InputError);
+  a = preset("gemma-2-9b");
+  a.sliding_window_layers = 43;
+  CHECK_THROWS_AS(gpusizer::validate_architecture(a, "model"), InputError);
+}

@@ -1,0 +1,272 @@
+// The GPU and instance catalogs: ids, golden figures with their sources, and the integrity of
+// every instance row. Figures and their sources are in core/data/*.json and docs/catalog.md.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+#include "embedded.h"
+#include "gpusizer/catalog.h"
+
+using gpusizer::find_gpu;
+using gpusizer::Gpu;
+using gpusizer::gpu_catalog;
+using gpusizer::Instance;
+using gpusizer::instance_catalog;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kGiB = 1024.0 * kMiB;
+
+const Gpu& gpu(const std::string& id) {
+  const Gpu* g = find_gpu(id);
+  INFO("gpu id " << id);
+  REQUIRE(g != nullptr);
+  return *g;
+}
+
+const Instance* instance(const std::string& provider_id, const std::string& name) {
+  for (const Instance& in : instance_catalog()) {
+    if (in.provider_id == provider_id && in.instance == name) return &in;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("catalog: every GPU id named by the scenario spec exists", "[catalog]") {
+  // spec/scenario.md, "Catalog ids that must exist".
+  for (const char* id : {"t4", "a10", "a10g", "l4", "l20", "l40s", "v100-16gb", "v100-32gb", "a100-40gb",
+                         "a100-80gb", "a100-80gb-pcie", "a800-80gb", "h100-80gb", "h100-pcie", "h800", "h20",
+                         "h200", "b200", "rtx3090", "rtx4090", "mi300x"}) {
+    INFO(id);
+    CHECK(find_gpu(id) != nullptr);
+  }
+  // Added for instances of facts_cloud.json.
+  CHECK(find_gpu("h100-nvl") != nullptr);
+  CHECK(find_gpu("a800-40gb") != nullptr);
+  CHECK(find_gpu("no-such-gpu") == nullptr);
+  CHECK(gpu_catalog().size() == 23);
+}
+
+TEST_CASE("catalog: golden GPU figures", "[catalog]") {
+  // A100 SXM4 80GB: 2039 GB/s (facts_gpus.md: STAS, KLOCK_A100, THUNDER).
+  CHECK(gpu("a100-80gb").bandwidth_bytes_per_s == 2039e9);
+  CHECK(gpu("a100-80gb-pcie").bandwidth_bytes_per_s == 1935e9);  // THUNDER
+  // H100 SXM5: 989 dense BF16/FP16 TFLOPS, 1979 FP8, 3350 GB/s, NVLink 900 GB/s (STAS, KLOCK_H100).
+  CHECK(gpu("h100-80gb").bf16_tflops == 989);
+  CHECK(gpu("h100-80gb").fp16_tflops == 989);
+  CHECK(gpu("h100-80gb").fp8_tflops == 1979);
+  CHECK(gpu("h100-80gb").bandwidth_bytes_per_s == 3350e9);
+  CHECK(gpu("h100-80gb").interconnect_bytes_per_s == 900e9);
+  // A800/H800: NVLink capped at 400 GB/s (LLMPROF).
+  CHECK(gpu("a800-80gb").interconnect_bytes_per_s == 400e9);
+  CHECK(gpu("h800").interconnect_bytes_per_s == 400e9);
+  // GeForce cards: the FP32-accumulate rates PyTorch sees (R4090, R3090).
+  CHECK(gpu("rtx4090").bf16_tflops == Approx(165.2));
+  CHECK(gpu("rtx4090").fp8_tflops == Approx(330.3));
+  CHECK(gpu("rtx3090").fp16_tflops == 71);
+  // MI300X: 1307.4 dense FP16, 5.3 TB/s (STAS, MI300X).
+  CHECK(gpu("mi300x").fp16_tflops == Approx(1307.4));
+  CHECK(gpu("mi300x").bandwidth_bytes_per_s == 5300e9);
+  CHECK(gpu("b200").bf16_tflops == 2250);
+}
+
+TEST_CASE("catalog: BF16 and FP8 support follow the architecture", "[catalog]") {
+  // facts_gpus.md conventions: no BF16 on T4/V100; FP8 only on Ada (CC 8.9), Hopper, Blackwell, CDNA3.
+  for (const char* id : {"t4", "v100-16gb", "v100-32gb"}) {
+    INFO(id);
+    CHECK_FALSE(gpu(id).supports_bf16);
+    CHECK(gpu(id).bf16_tflops == 0);
+    CHECK(gpu(id).fp16_tflops > 0);
+  }
+  const std::set<std::string> fp8_arch = {"ada", "hopper", "blackwell", "cdna3"};
+  for (const Gpu& g : gpu_catalog()) {
+    INFO(g.id);
+    CHECK(g.supports_fp8 == (fp8_arch.count(g.arch) == 1));
+    CHECK(g.supports_fp8 == (g.fp8_tflops > 0));
+    CHECK(g.supports_bf16 == (g.bf16_tflops > 0));
+    if (g.supports_bf16) CHECK(g.bf16_tflops == g.fp16_tflops);  // same tensor rate on every listed part
+  }
+}
+
+TEST_CASE("catalog: torch-visible memory", "[catalog]") {
+  // H100 80GB HBM3: torch total_memory 81090 MiB (facts_gpu_visible_memory.md; other logs 81082-81089
+  // MiB, i.e. the catalog value is exact for the most common log and within 8 MiB of the others).
+  const Gpu& h100 = gpu("h100-80gb");
+  CHECK(h100.memory_bytes == 81090 * kMiB);
+  CHECK(h100.memory_bytes == 85029027840.0);
+  CHECK(h100.memory_measured);
+  CHECK(h100.nvidia_smi_memory_bytes == 81559 * kMiB);
+  CHECK(h100.marketed_memory_bytes == 80e9);
+  CHECK(gpu("a100-80gb").memory_bytes == 81153 * kMiB);  // torch 2.7 cu126 log
+  CHECK(gpu("t4").memory_bytes == 15842934784.0);        // 15109 MiB, Colab and others
+  CHECK(gpu("h200").memory_bytes == 150109945856.0);     // 143156 MiB
+  CHECK(gpu("mi300x").memory_bytes == 206141652992.0);   // 196592 MiB, torch on ROCm
+  CHECK(gpu("b200").memory_bytes == 191514017792.0);     // 182642 MiB
+  // Derived (no torch log found): the sibling part's value, and it says so.
+  CHECK_FALSE(gpu("h100-pcie").memory_measured);
+  CHECK(gpu("h100-pcie").memory_bytes == h100.memory_bytes);
+  CHECK_FALSE(gpu("a10").memory_measured);
+  CHECK(gpu("a10").memory_bytes == gpu("a10g").memory_bytes);
+
+  for (const Gpu& g : gpu_catalog()) {
+    INFO(g.id);
+    CHECK_FALSE(g.memory_note.empty());
+    // A label of N "GB" is N GiB of chips (HBM stacks, GDDR dies); what CUDA sees is 90-100 % of it.
+    const double label_gib = g.marketed_memory_bytes / 1e9 * kGiB;
+    CHECK(g.memory_bytes <= label_gib);
+    CHECK(g.memory_bytes >= 0.9 * label_gib);
+    CHECK(std::fmod(g.memory_bytes, kMiB) == 0);  // logs give whole MiB
+    if (g.nvidia_smi_memory_bytes > 0 && g.vendor == "nvidia") {
+      CHECK(g.nvidia_smi_memory_bytes > g.memory_bytes);  // NVML reserve 250-900 MiB
+      CHECK(g.nvidia_smi_memory_bytes - g.memory_bytes < 1024 * kMiB);
+    }
+  }
+}
+
+TEST_CASE("catalog: per-GPU overheads and links", "[catalog]") {
+  for (const Gpu& g : gpu_catalog()) {
+    INFO(g.id);
+    CHECK(g.bandwidth_bytes_per_s > 0);
+    CHECK(g.fp32_tflops > 0);
+    CHECK(g.fp16_tflops > 0);
+    CHECK((g.pcie_bytes_per_s == 32e9 || g.pcie_bytes_per_s == 64e9 || g.pcie_bytes_per_s == 128e9));
+    CHECK(g.interconnect_bytes_per_s >= 0);
+    CHECK(g.year >= 2017);
+    // Context: ~400 MiB lazy-loading budget before Hopper, ~600 MiB Hopper, 612 MiB measured on B200.
+    // cuBLAS: 8,519,680 B below CC 9, 32 MiB Hopper/Blackwell, 128 + 76 MiB on MI300X.
+    if (g.arch == "hopper") {
+      CHECK(g.cuda_context_bytes == 600 * kMiB);
+      CHECK(g.blas_workspace_bytes == 32 * kMiB);
+    } else if (g.arch == "blackwell") {
+      CHECK(g.cuda_context_bytes == 612 * kMiB);
+      CHECK(g.blas_workspace_bytes == 32 * kMiB);
+    } else if (g.arch == "cdna3") {
+      CHECK(g.cuda_context_bytes == 600 * kMiB);
+      CHECK(g.blas_workspace_bytes == 204 * kMiB);
+    } else {
+      CHECK(g.cuda_context_bytes == 400 * kMiB);
+      CHECK(g.blas_workspace_bytes == 8519680.0);
+    }
+  }
+  CHECK(gpu("t4").pcie_bytes_per_s == 32e9);
+  CHECK(gpu("a100-80gb").pcie_bytes_per_s == 64e9);
+  CHECK(gpu("h100-80gb").pcie_bytes_per_s == 128e9);
+  // PCIe-only parts (optional pairwise bridges are not modelled).
+  for (const char* id : {"t4", "a10", "a10g", "l4", "l20", "l40s", "a100-80gb-pcie", "h100-pcie", "h100-nvl",
+                         "rtx3090", "rtx4090"}) {
+    INFO(id);
+    CHECK(gpu(id).interconnect_bytes_per_s == 0);
+  }
+}
+
+TEST_CASE("catalog: every GPU source key is defined in gpus.json", "[catalog]") {
+  const auto doc = nlohmann::json::parse(gpusizer::embedded::gpus_json);
+  const auto& sources = doc.at("sources");
+  for (const Gpu& g : gpu_catalog()) {
+    INFO(g.id);
+    REQUIRE_FALSE(g.source.empty());
+    std::stringstream ss(g.source);
+    std::string key;
+    while (std::getline(ss, key, ',')) {
+      while (!key.empty() && key.front() == ' ') key.erase(key.begin());
+      INFO(key);
+      CHECK(sources.contains(key));
+    }
+  }
+}
+
+TEST_CASE("catalog: every instance row is usable", "[catalog]") {
+  const auto& list = instance_catalog();
+  REQUIRE(list.size() == 133);
+  const std::set<std::string> providers = {"alibaba", "aws", "gcp", "azure", "lambda", "runpod", "tencent"};
+  std::set<std::tuple<std::string, std::string, std::string>> seen;
+  bool alibaba_block = true;  // Alibaba rows come first, in one block
+  for (const Instance& in : list) {
+    INFO(in.provider << " " << in.instance << " " << in.region);
+    CHECK(providers.count(in.provider_id) == 1);
+    CHECK(find_gpu(in.gpu_id) != nullptr);
+    CHECK(in.gpus >= 1);
+    CHECK(in.price_per_hour > 0);
+    CHECK(in.vcpu >= 0);
+    CHECK(in.ram_bytes >= 0);
+    CHECK_FALSE(in.price_date.empty());
+    CHECK_FALSE(in.source.empty());
+    CHECK((in.billing == "on-demand" || in.billing == "capacity-block"));
+    if (in.provider_id == "alibaba" || in.provider_id == "tencent") {
+      CHECK(in.currency == "CNY");
+    } else {
+      CHECK(in.currency == "USD");
+    }
+    if (in.provider_id != "alibaba") alibaba_block = false;
+    CHECK((in.provider_id == "alibaba") == alibaba_block);
+    CHECK(seen.insert({in.provider, in.instance, in.region}).second);  // no duplicate
+  }
+  CHECK(list.front().provider_id == "alibaba");
+}
+
+TEST_CASE("catalog: instance GPU mappings", "[catalog]") {
+  struct Row {
+    const char* provider_id;
+    const char* instance;
+    const char* gpu_id;
+    int gpus;
+  };
+  for (const Row& r : {Row{"aws", "p4d.24xlarge", "a100-40gb", 8},                 // A100 40GB SXM4
+                       Row{"aws", "p4de.24xlarge", "a100-80gb", 8},
+                       Row{"aws", "g5.xlarge", "a10g", 1},
+                       Row{"aws", "p5.48xlarge", "h100-80gb", 8},
+                       Row{"azure", "Standard_NC24ads_A100_v4", "a100-80gb-pcie", 1},  // NC A100 v4: PCIe
+                       Row{"azure", "Standard_ND96amsr_A100_v4", "a100-80gb", 8},
+                       Row{"azure", "Standard_NC40ads_H100_v5", "h100-nvl", 1},      // Azure docs: H100 NVL
+                       Row{"gcp", "a2-ultragpu-2g", "a100-80gb", 2},                 // A100 80GB SXM4
+                       Row{"gcp", "a2-highgpu-1g", "a100-40gb", 1},
+                       Row{"tencent", "GT4.4XLARGE96", "a100-40gb", 1},              // Tencent docs: A100 NVLink 40 GB
+                       Row{"tencent", "GN10Xp.20XLARGE320", "v100-32gb", 8},         // V100 NVLink 32 GB
+                       Row{"alibaba", "ecs.ebmgn7v.32xlarge", "a800-40gb", 8},
+                       Row{"alibaba", "ecs.gn8v-8x.16xlarge", "h20", 8},
+                       Row{"alibaba", "ecs.gn6v-c8g1.2xlarge", "v100-16gb", 1},
+                       Row{"lambda", "8x B200 SXM6", "b200", 8},
+                       Row{"runpod", "H100 NVL Secure", "h100-nvl", 1}}) {
+    INFO(r.instance);
+    const Instance* in = instance(r.provider_id, r.instance);
+    REQUIRE(in != nullptr);
+    CHECK(in->gpu_id == r.gpu_id);
+    CHECK(in->gpus == r.gpus);
+  }
+  // Prices as in facts_cloud.json; Lambda's per-GPU quote times the 8 GPUs of the instance.
+  CHECK(instance("alibaba", "ecs.gn7i-c8g1.2xlarge")->price_per_hour == 9.62);
+  CHECK(instance("aws", "g4dn.xlarge")->price_per_hour == 0.526);
+  CHECK(instance("lambda", "8x B200 SXM6")->price_per_hour == Approx(8 * 6.69));
+  CHECK(instance("alibaba", "ecs.gn7i-c8g1.2xlarge")->ram_bytes == 30 * kGiB);
+  // Rows that cannot be mapped are not in the catalog.
+  CHECK(instance("alibaba", "ecs.gn8e.6xlarge") == nullptr);       // 'H-e' 141 GB, identity unknown
+  CHECK(instance("alibaba", "ecs.gn7s-c8g1.2xlarge") == nullptr);  // A30, no specs
+  CHECK(instance("aws", "p5e.48xlarge") == nullptr);               // no on-demand price
+}
+
+TEST_CASE("catalog: skipped rows are listed with a reason", "[catalog]") {
+  const auto doc = nlohmann::json::parse(gpusizer::embedded::instances_json);
+  const auto& skipped = doc.at("skipped");
+  REQUIRE(skipped.is_array());
+  CHECK(skipped.size() == 11);
+  for (const auto& s : skipped) {
+    CHECK_FALSE(s.at("instance").get<std::string>().empty());
+    CHECK_FALSE(s.at("reason").get<std::string>().empty());
+  }
+  // 144 rows in facts_cloud.json = kept + skipped.
+  CHECK(instance_catalog().size() + skipped.size() == 144);
+}
+
+TEST_CASE("catalog: CNY rate of the source catalogs", "[catalog]") {
+  // sugarlxn/skypilot-catalog converts with --cny-usd-rate 0.138.
+  CHECK(gpusizer::default_cny_per_usd() == Approx(1 / 0.138).epsilon(1e-12));
+  CHECK(gpusizer::default_cny_per_usd() == Approx(7.2464).epsilon(1e-4));
+}
