@@ -194,14 +194,15 @@ int64_t round_to(double value, int64_t step) {
 // The rule's shape for one hidden size: layers to fit `params` at intermediate 3.5 x hidden,
 // then the intermediate (multiple of 256, 2.5 to 4 x hidden) that closes the remaining gap.
 Architecture fit_hidden(int64_t hidden, double params) {
-  const int64_t base = round_to(3.5 * static_cast<double>(hidden), 256);
+  const double h = static_cast<double>(hidden);
+  const int64_t base = round_to(3.5 * h, 256);
   const double one = count_params(llama_like(hidden, 1, base, params)).total;
   const double per_layer = count_params(llama_like(hidden, 2, base, params)).total - one;
   const double layers = std::max(1.0, 1 + std::round((params - one) / per_layer));
   if (layers > static_cast<double>(kMaxArchSize)) return Architecture();
   const double gap = params - (one + (layers - 1) * per_layer);
-  const double width = static_cast<double>(base) + gap / (3.0 * static_cast<double>(hidden) * layers);
-  const double h = static_cast<double>(hidden);
+  // Each unit of intermediate width adds 3 x hidden weights (gate, up, down) per layer.
+  const double width = static_cast<double>(base) + gap / (3.0 * h * layers);
   const int64_t intermediate = round_to(std::min(std::max(width, 2.5 * h), 4.0 * h), 256);
   return llama_like(hidden, static_cast<int64_t>(layers), intermediate, params);
 }

@@ -132,6 +132,8 @@ InstanceData load_instances() {
   InstanceData data;
   data.cny_per_usd = get_number(doc, "cny_per_usd", "instances.json");
   if (!(data.cny_per_usd > 0)) bad("instances.json", "\"cny_per_usd\" must be positive");
+  const json& sources = field(doc, "sources", "instances.json");
+  if (!sources.is_object()) bad("instances.json", "\"sources\" must be an object");
   const json& list = field(doc, "instances", "instances.json");
   if (!list.is_array()) bad("instances.json", "\"instances\" must be an array");
   for (const json& e : list) {
@@ -154,7 +156,9 @@ InstanceData load_instances() {
     in.currency = get_string(e, "currency", where);
     in.billing = get_string(e, "billing", where);
     in.price_date = get_string(e, "price_date", where);
-    in.source = get_string(e, "source", where);
+    // Rows name a key of the "sources" table: the long citations are stored once.
+    const std::string source_key = get_string(e, "source", where);
+    in.source = get_string(sources, source_key.c_str(), where + " source");
     in.notes = get_string(e, "notes", where);
     data.instances.push_back(std::move(in));
   }

@@ -3,6 +3,8 @@
 // BERT; DeepSeek adds its MLA keys to the standard ones. Defaults are those of each model type's
 // transformers config class. A missing or bad key is an InputError naming model.hf_config.<key>.
 #include <initializer_list>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -289,6 +291,25 @@ Architecture read_bert(JsonReader& r, const std::string& type) {
   return a;
 }
 
+// Configs written by hand or by remote code sometimes lack model_type: then the class named in
+// "architectures" tells the dialect (more specific prefixes first).
+std::string infer_type(const nlohmann::json& config) {
+  static const std::pair<const char*, const char*> kByClass[] = {
+      {"ChatGLM", "chatglm"},     {"QWenLMHead", "qwen"},      {"GPT2", "gpt2"},
+      {"Bert", "bert"},           {"Qwen2Moe", "qwen2_moe"},   {"Qwen2", "qwen2"},
+      {"Qwen3Moe", "qwen3_moe"},  {"Qwen3", "qwen3"},          {"DeepseekV3", "deepseek_v3"},
+      {"DeepseekV2", "deepseek_v2"}, {"Gemma2", "gemma2"},     {"Gemma", "gemma"},
+      {"Mixtral", "mixtral"},     {"Mistral", "mistral"},      {"Phi3", "phi3"},
+      {"InternLM2", "internlm2"}, {"Baichuan", "baichuan"},    {"Llama", "llama"}};
+  const auto it = config.find("architectures");
+  if (it == config.end() || !it->is_array() || it->empty() || !it->front().is_string()) return "";
+  const std::string cls = it->front().get<std::string>();
+  for (const auto& [prefix, type] : kByClass) {
+    if (cls.rfind(prefix, 0) == 0) return type;
+  }
+  return "";
+}
+
 Architecture read_by_type(JsonReader& r, const std::string& type) {
   if (type == "qwen") return read_qwen_v1(r);
   if (type == "chatglm") return read_chatglm(r);
@@ -297,19 +318,25 @@ Architecture read_by_type(JsonReader& r, const std::string& type) {
   return read_standard(r, type);
 }
 
+// The checkpoint's name where config.json records it (_name_or_path), else the model type.
+std::string display_name(const nlohmann::json& config, const std::string& family) {
+  const auto it = config.find("_name_or_path");
+  if (it != config.end() && it->is_string() && !it->get<std::string>().empty()) return it->get<std::string>();
+  return family + " (config.json)";
+}
+
 }  // namespace
 
 Architecture from_hf_config(const nlohmann::json& config) {
   JsonReader r(config, "model.hf_config");
-  const std::string type = r.string("model_type").value_or("");
+  const std::string type = r.string("model_type").value_or(infer_type(config));
   Architecture a = read_by_type(r, type);
   if (a.head_dim == 0) {
     throw InputError(r.field("head_dim"), "is missing from config.json, and the hidden size (" +
                                               std::to_string(a.hidden) + ") is not divisible by the "
                                               "attention heads (" + std::to_string(a.heads) + ")");
   }
-  const nlohmann::json& path = config.contains("_name_or_path") ? config["_name_or_path"] : nlohmann::json();
-  a.name = path.is_string() && !path.get<std::string>().empty() ? path.get<std::string>() : a.family + " (config.json)";
+  a.name = display_name(config, a.family);
   validate_architecture(a, "model.hf_config");
   return a;
 }
