@@ -42,8 +42,7 @@ std::vector<LinearModule> attention_modules(const Architecture& a) {
       out.push_back({"q", "attention", h, q_out, 1, 1});
     }
     out.push_back({"kv_a", "attention", h, m.kv_lora_rank + m.qk_rope_head_dim, 1, 1});
-    out.push_back({"kv_b", "attention", m.kv_lora_rank,
-                   a.heads * (m.qk_nope_head_dim + m.v_head_dim), 1, 1});
+    out.push_back({"kv_b", "attention", m.kv_lora_rank, a.heads * (m.qk_nope_head_dim + m.v_head_dim), 1, 1});
     out.push_back({"o", "attention", a.heads * m.v_head_dim, h, 1, 1});
     return out;
   }
@@ -56,8 +55,8 @@ std::vector<LinearModule> attention_modules(const Architecture& a) {
 }
 
 // One MLP of `width`: gated (gate, up, down) or plain (up, down); names start with `prefix`.
-void add_mlp(const Architecture& a, const std::string& prefix, const std::string& group,
-             int64_t width, int64_t count, int64_t active, std::vector<LinearModule>* out) {
+void add_mlp(const Architecture& a, const std::string& prefix, const std::string& group, int64_t width,
+             int64_t count, int64_t active, std::vector<LinearModule>* out) {
   if (a.mlp == MlpKind::Gated) out->push_back({prefix + "gate", group, a.hidden, width, count, active});
   out->push_back({prefix + "up", group, a.hidden, width, count, active});
   out->push_back({prefix + "down", group, width, a.hidden, count, active});
@@ -137,8 +136,8 @@ double per_layer_linear_max(const Architecture& a) {
 
 void check_range(const std::string& field, const char* key, int64_t value, int64_t lo, int64_t hi) {
   if (value < lo || value > hi) {
-    throw InputError(field + "." + key, "must be from " + std::to_string(lo) + " to " +
-                                            std::to_string(hi) + " (got " + std::to_string(value) + ")");
+    throw InputError(field + "." + key, "must be from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                                            " (got " + std::to_string(value) + ")");
   }
 }
 
@@ -177,13 +176,13 @@ Architecture llama_like(int64_t hidden, int64_t layers, int64_t intermediate, do
   a.family = "llama";
   a.hidden = hidden;
   a.layers = layers;
-  a.head_dim = hidden < 1024 ? 64 : 128;       // Llama-3.2-1B and GPT-2 use 64 at small widths
+  a.head_dim = hidden < 1024 ? 64 : 128;  // Llama-3.2-1B and GPT-2 use 64 at small widths
   a.heads = hidden / a.head_dim;
   a.kv_heads = std::gcd(a.heads, int64_t{8});  // Llama-3: 8 KV heads where the heads allow
   a.intermediate = intermediate;
-  a.vocab = params < 1e9 ? 32000 : 128256;     // Llama-2 vocab below 1B, Llama-3 above
-  a.tied_embeddings = params < 5e9;            // Llama-3.2 1B/3B tie, 8B and up do not
-  a.max_positions = 8192;                      // Llama-3 context
+  a.vocab = params < 1e9 ? 32000 : 128256;  // Llama-2 vocab below 1B, Llama-3 above
+  a.tied_embeddings = params < 5e9;         // Llama-3.2 1B/3B tie, 8B and up do not
+  a.max_positions = 8192;                   // Llama-3 context
   return a;
 }
 
@@ -249,7 +248,7 @@ void validate_architecture(const Architecture& a, const std::string& field) {
   validate_moe(a, field);
   check_range(field, "intermediate", a.intermediate, dense_mlp_layers(a) > 0 ? 1 : 0, kMaxArchSize);
   validate_mla(a.mla, field);
-  check_range(field, "norms_per_layer", a.norms_per_layer, 0, 8);
+  check_range(field, "norms_per_layer", a.norms_per_layer, 0, 8);  // Gemma 2 has the most: 4
   check_range(field, "learned_positions", a.learned_positions, 0, kMaxArchSize);
   check_range(field, "type_vocab", a.type_vocab, 0, kMaxArchSize);
   check_range(field, "sliding_window", a.sliding_window, 0, kMaxArchPositions);
@@ -267,7 +266,7 @@ void validate_architecture(const Architecture& a, const std::string& field) {
 // gap. Of the shapes within 1 % of `params`, the one nearest hidden = 128 x layers wins: the
 // depth of Llama-2-7B and -13B (4096 = 128 x 32, 5120 = 128 x 40).
 Architecture from_param_count(double params) {
-  if (!std::isfinite(params) || params <= 0 || params > 1e15) {
+  if (!std::isfinite(params) || params <= 0 || params > 1e15) {  // 1e15: 2,500 x Llama-3.1-405B
     throw InputError("model.params", "must be a parameter count above 0 and at most 1e15");
   }
   Architecture best;
@@ -283,8 +282,9 @@ Architecture from_param_count(double params) {
     }
   }
   if (best.layers == 0) {
-    throw InputError("model.params", "no Llama-like shape comes within 1 % of this count "
-                                     "(the scaling rule starts near 1e7); give explicit fields");
+    throw InputError("model.params",
+                     "no Llama-like shape comes within 1 % of this count "
+                     "(the scaling rule starts near 1e7); give explicit fields");
   }
   const bool trillions = params >= 1e12;
   char name[64];
@@ -297,9 +297,20 @@ Architecture from_param_count(double params) {
 // The spec's explicit-field model object; defaults: kv_heads = heads, head_dim = hidden / heads,
 // untied embeddings, gated MLP, dense; expert_intermediate defaults to intermediate.
 Architecture from_explicit_fields(const nlohmann::json& fields) {
-  static const char* const kKeys[] = {"name", "layers", "hidden", "heads", "kv_heads", "head_dim",
-                                      "intermediate", "vocab", "tied_embeddings", "mlp", "experts",
-                                      "experts_per_token", "shared_experts", "expert_intermediate",
+  static const char* const kKeys[] = {"name",
+                                      "layers",
+                                      "hidden",
+                                      "heads",
+                                      "kv_heads",
+                                      "head_dim",
+                                      "intermediate",
+                                      "vocab",
+                                      "tied_embeddings",
+                                      "mlp",
+                                      "experts",
+                                      "experts_per_token",
+                                      "shared_experts",
+                                      "expert_intermediate",
                                       "dense_layers"};
   JsonReader r(fields, "model");
   for (const char* key : kKeys) r.has(key);
@@ -332,8 +343,9 @@ Architecture from_explicit_fields(const nlohmann::json& fields) {
   const auto intermediate = r.integer("intermediate", 1, kMaxArchSize);
   const auto expert_intermediate = r.integer("expert_intermediate", 1, kMaxArchSize);
   if (!intermediate && !(a.experts > 0 && expert_intermediate && a.dense_layers == 0)) {
-    throw InputError("model.intermediate", "is required (only an all-MoE model with "
-                                           "expert_intermediate can leave it out)");
+    throw InputError("model.intermediate",
+                     "is required (only an all-MoE model with "
+                     "expert_intermediate can leave it out)");
   }
   a.intermediate = intermediate.value_or(0);
   a.expert_intermediate = expert_intermediate.value_or(a.experts > 0 ? a.intermediate : 0);

@@ -37,10 +37,9 @@ int64_t need_first(JsonReader& r, std::initializer_list<const char*> keys) {
 
 // PretrainedConfig ties the embeddings by default; these model types' config classes do not.
 bool tie_default(const std::string& type) {
-  static const char* const kUntied[] = {"llama",     "mistral",     "mixtral",     "qwen",
-                                        "qwen2",     "qwen2_moe",   "qwen3",       "qwen3_moe",
-                                        "deepseek_v2", "deepseek_v3", "baichuan",  "internlm2",
-                                        "phi3",      "glm",         "glm4"};
+  static const char* const kUntied[] = {"llama",     "mistral",   "mixtral",   "qwen",        "qwen2",
+                                        "qwen2_moe", "qwen3",     "qwen3_moe", "deepseek_v2", "deepseek_v3",
+                                        "baichuan",  "internlm2", "phi3",      "glm",         "glm4"};
   for (const char* t : kUntied) {
     if (type == t) return false;
   }
@@ -64,7 +63,7 @@ void read_heads(JsonReader& r, Architecture* a, const char* heads_key, const cha
   if (a->head_dim == 0 && a->hidden % a->heads == 0) a->head_dim = a->hidden / a->heads;
 }
 
-// Whether each entry of mlp_only_layers names a layer, marking it dense (Qwen-MoE).
+// Marks the layers listed in mlp_only_layers dense (Qwen-MoE); each entry must be a layer index.
 void mark_mlp_only_layers(JsonReader& r, std::vector<bool>* dense) {
   if (!r.has("mlp_only_layers")) return;
   const nlohmann::json& list = r.raw("mlp_only_layers");
@@ -72,7 +71,8 @@ void mark_mlp_only_layers(JsonReader& r, std::vector<bool>* dense) {
   if (!list.is_array()) throw InputError(r.field("mlp_only_layers"), bad);
   for (const nlohmann::json& item : list) {
     const double i = item.is_number() ? item.get<double>() : -1;
-    if (!(i >= 0 && i < static_cast<double>(dense->size()) && i == static_cast<double>(static_cast<int64_t>(i)))) {
+    if (!(i >= 0 && i < static_cast<double>(dense->size()) &&
+          i == static_cast<double>(static_cast<int64_t>(i)))) {
       throw InputError(r.field("mlp_only_layers"), bad + " (got " + item.dump() + ")");
     }
     (*dense)[static_cast<size_t>(i)] = true;
@@ -98,7 +98,8 @@ int64_t count_dense_layers(JsonReader& r, int64_t layers) {
 
 // MoE keys of Mixtral, Qwen-MoE and DeepSeek; a dense config has none of them.
 void read_moe(JsonReader& r, Architecture* a) {
-  a->experts = first_of(r, {"num_experts", "num_local_experts", "n_routed_experts"}, 0, kMaxArchSize).value_or(0);
+  a->experts =
+      first_of(r, {"num_experts", "num_local_experts", "n_routed_experts"}, 0, kMaxArchSize).value_or(0);
   if (a->experts == 0) return;
   a->experts_per_token = need(r, "num_experts_per_tok");
   if (a->experts_per_token > a->experts) {
@@ -107,7 +108,8 @@ void read_moe(JsonReader& r, Architecture* a) {
   }
   // Mixtral has no moe_intermediate_size: its experts are intermediate_size wide.
   a->expert_intermediate = r.integer("moe_intermediate_size", 1, kMaxArchSize).value_or(a->intermediate);
-  if (a->expert_intermediate == 0) throw InputError(r.field("moe_intermediate_size"), "is missing from config.json");
+  if (a->expert_intermediate == 0)
+    throw InputError(r.field("moe_intermediate_size"), "is missing from config.json");
   a->shared_experts = r.integer("n_shared_experts", 0, kMaxArchSize).value_or(0);
   // Qwen2-MoE: one shared expert of this width behind a hidden x 1 sigmoid gate.
   if (auto width = r.integer("shared_expert_intermediate_size", 0, kMaxArchSize); width && *width > 0) {
@@ -144,7 +146,8 @@ void apply_family(JsonReader& r, const std::string& type, Architecture* a) {
   if (type == "qwen2" || type == "qwen2_moe") {
     a->attn_bias = AttnBias::Qkv;  // Qwen2Attention: q/k/v with bias, o without
   } else if (type == "glm" || type == "glm4") {
-    a->attn_bias = r.boolean("attention_bias").value_or(true) ? AttnBias::Qkv : AttnBias::None;  // o_proj has none
+    a->attn_bias =
+        r.boolean("attention_bias").value_or(true) ? AttnBias::Qkv : AttnBias::None;  // o_proj has none
   } else if (type == "internlm2") {
     a->attn_bias = r.boolean("bias").value_or(true) ? AttnBias::All : AttnBias::None;  // wqkv and wo
   } else if (type != "deepseek_v2" && type != "deepseek_v3") {
@@ -153,7 +156,7 @@ void apply_family(JsonReader& r, const std::string& type, Architecture* a) {
   a->mlp_bias = r.boolean("mlp_bias").value_or(false);
   a->qk_norm = type == "qwen3" || type == "qwen3_moe";
   if (type == "gemma2" || type == "glm4") a->norms_per_layer = 4;  // norms before and after each sublayer
-  a->router_bias = type == "deepseek_v3" && a->experts > 0;      // MoEGate e_score_correction_bias
+  a->router_bias = type == "deepseek_v3" && a->experts > 0;        // MoEGate e_score_correction_bias
   read_sliding_window(r, type, a);
 }
 
@@ -276,8 +279,9 @@ Architecture read_bert(JsonReader& r, const std::string& type) {
   read_heads(r, &a, "num_attention_heads", nullptr, nullptr);
   a.vocab = need(r, "vocab_size");
   a.intermediate = need(r, "intermediate_size");
-  a.learned_positions = r.integer("max_position_embeddings", 1, kMaxArchSize).value_or(512);  // BertConfig default
-  a.type_vocab = r.integer("type_vocab_size", 0, kMaxArchSize).value_or(2);                  // BertConfig default
+  a.learned_positions =
+      r.integer("max_position_embeddings", 1, kMaxArchSize).value_or(512);   // BertConfig default
+  a.type_vocab = r.integer("type_vocab_size", 0, kMaxArchSize).value_or(2);  // BertConfig default
   a.max_positions = a.learned_positions;
   a.mlp = MlpKind::Plain;
   a.mlp_bias = true;
@@ -294,13 +298,24 @@ Architecture read_bert(JsonReader& r, const std::string& type) {
 // Configs written by hand or by remote code sometimes lack model_type: then the class named in
 // "architectures" tells the dialect (more specific prefixes first).
 std::string infer_type(const nlohmann::json& config) {
-  static const std::pair<const char*, const char*> kByClass[] = {
-      {"ChatGLM", "chatglm"},     {"QWenLMHead", "qwen"},      {"GPT2", "gpt2"},
-      {"Bert", "bert"},           {"Qwen2Moe", "qwen2_moe"},   {"Qwen2", "qwen2"},
-      {"Qwen3Moe", "qwen3_moe"},  {"Qwen3", "qwen3"},          {"DeepseekV3", "deepseek_v3"},
-      {"DeepseekV2", "deepseek_v2"}, {"Gemma2", "gemma2"},     {"Gemma", "gemma"},
-      {"Mixtral", "mixtral"},     {"Mistral", "mistral"},      {"Phi3", "phi3"},
-      {"InternLM2", "internlm2"}, {"Baichuan", "baichuan"},    {"Llama", "llama"}};
+  static const std::pair<const char*, const char*> kByClass[] = {{"ChatGLM", "chatglm"},
+                                                                 {"QWenLMHead", "qwen"},
+                                                                 {"GPT2", "gpt2"},
+                                                                 {"Bert", "bert"},
+                                                                 {"Qwen2Moe", "qwen2_moe"},
+                                                                 {"Qwen2", "qwen2"},
+                                                                 {"Qwen3Moe", "qwen3_moe"},
+                                                                 {"Qwen3", "qwen3"},
+                                                                 {"DeepseekV3", "deepseek_v3"},
+                                                                 {"DeepseekV2", "deepseek_v2"},
+                                                                 {"Gemma2", "gemma2"},
+                                                                 {"Gemma", "gemma"},
+                                                                 {"Mixtral", "mixtral"},
+                                                                 {"Mistral", "mistral"},
+                                                                 {"Phi3", "phi3"},
+                                                                 {"InternLM2", "internlm2"},
+                                                                 {"Baichuan", "baichuan"},
+                                                                 {"Llama", "llama"}};
   const auto it = config.find("architectures");
   if (it == config.end() || !it->is_array() || it->empty() || !it->front().is_string()) return "";
   const std::string cls = it->front().get<std::string>();
@@ -333,8 +348,10 @@ Architecture from_hf_config(const nlohmann::json& config) {
   Architecture a = read_by_type(r, type);
   if (a.head_dim == 0) {
     throw InputError(r.field("head_dim"), "is missing from config.json, and the hidden size (" +
-                                              std::to_string(a.hidden) + ") is not divisible by the "
-                                              "attention heads (" + std::to_string(a.heads) + ")");
+                                              std::to_string(a.hidden) +
+                                              ") is not divisible by the "
+                                              "attention heads (" +
+                                              std::to_string(a.heads) + ")");
   }
   a.name = display_name(config, a.family);
   validate_architecture(a, "model.hf_config");

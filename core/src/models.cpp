@@ -42,10 +42,14 @@ struct BoolKey {
   bool Architecture::*member;
 };
 const BoolKey kBoolKeys[] = {
-    {"tied_embeddings", &Architecture::tied_embeddings}, {"mlp_bias", &Architecture::mlp_bias},
-    {"qk_norm", &Architecture::qk_norm},                 {"final_norm", &Architecture::final_norm},
-    {"pooler", &Architecture::pooler},                   {"embedding_norm", &Architecture::embedding_norm},
-    {"encoder", &Architecture::encoder},                 {"router_bias", &Architecture::router_bias},
+    {"tied_embeddings", &Architecture::tied_embeddings},
+    {"mlp_bias", &Architecture::mlp_bias},
+    {"qk_norm", &Architecture::qk_norm},
+    {"final_norm", &Architecture::final_norm},
+    {"pooler", &Architecture::pooler},
+    {"embedding_norm", &Architecture::embedding_norm},
+    {"encoder", &Architecture::encoder},
+    {"router_bias", &Architecture::router_bias},
     {"shared_expert_gate", &Architecture::shared_expert_gate},
 };
 
@@ -54,9 +58,8 @@ struct StringKey {
   std::string Architecture::*member;
 };
 const StringKey kStringKeys[] = {
-    {"id", &Architecture::id},         {"name", &Architecture::name},
-    {"hf_repo", &Architecture::hf_repo}, {"family", &Architecture::family},
-    {"source", &Architecture::source},
+    {"id", &Architecture::id},         {"name", &Architecture::name},     {"hf_repo", &Architecture::hf_repo},
+    {"family", &Architecture::family}, {"source", &Architecture::source},
 };
 
 struct MlaKey {
@@ -64,8 +67,10 @@ struct MlaKey {
   int64_t Mla::*member;
 };
 const MlaKey kMlaKeys[] = {
-    {"q_lora_rank", &Mla::q_lora_rank},           {"kv_lora_rank", &Mla::kv_lora_rank},
-    {"qk_nope_head_dim", &Mla::qk_nope_head_dim}, {"qk_rope_head_dim", &Mla::qk_rope_head_dim},
+    {"q_lora_rank", &Mla::q_lora_rank},
+    {"kv_lora_rank", &Mla::kv_lora_rank},
+    {"qk_nope_head_dim", &Mla::qk_nope_head_dim},
+    {"qk_rope_head_dim", &Mla::qk_rope_head_dim},
     {"v_head_dim", &Mla::v_head_dim},
 };
 

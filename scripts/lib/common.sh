@@ -46,3 +46,11 @@ build_page() {
   echo "==> page (dist/)"
   node scripts/build-page.mjs
 }
+
+# clang-14 with ASan and UBSan: the Catch2 suite and the libFuzzer targets (build/sanitize).
+build_sanitize() {
+  echo "==> sanitizer build (build/sanitize: clang-14, ASan + UBSan, libFuzzer)"
+  CC=clang-14 CXX=clang++-14 cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DGPUSIZER_SANITIZE=ON -DGPUSIZER_FUZZ=ON >/dev/null
+  cmake --build build/sanitize -j"$JOBS"
+}

@@ -95,7 +95,8 @@ std::string explicit_error(const json& fields) {
   return "no error";
 }
 
-const gpusizer::LinearModule& module(const std::vector<gpusizer::LinearModule>& all, const std::string& name) {
+const gpusizer::LinearModule& module(const std::vector<gpusizer::LinearModule>& all,
+                                     const std::string& name) {
   for (const auto& m : all) {
     if (m.name == name) return m;
   }
@@ -196,7 +197,8 @@ TEST_CASE("parameter counts split into parts that add up") {
     const Architecture& a = preset(id);
     const gpusizer::ParamCounts p = gpusizer::count_params(a);
     double linear = 0;
-    for (const auto& m : gpusizer::linear_modules(a)) linear += double(m.in) * double(m.out) * double(m.count);
+    for (const auto& m : gpusizer::linear_modules(a))
+      linear += double(m.in) * double(m.out) * double(m.count);
     INFO(id);
     CHECK(linear == p.linear);
     CHECK(p.total == p.embedding + p.lm_head + p.linear + p.other);
@@ -232,34 +234,53 @@ TEST_CASE("from_param_count rejects counts the rule cannot meet") {
 }
 
 TEST_CASE("explicit fields reproduce a preset and apply the defaults") {
-  const Architecture a = gpusizer::from_explicit_fields(
-      json{{"name", "my llama"}, {"layers", 32}, {"hidden", 4096}, {"heads", 32},
-           {"intermediate", 11008}, {"vocab", 32000}});
+  const Architecture a = gpusizer::from_explicit_fields(json{{"name", "my llama"},
+                                                             {"layers", 32},
+                                                             {"hidden", 4096},
+                                                             {"heads", 32},
+                                                             {"intermediate", 11008},
+                                                             {"vocab", 32000}});
   CHECK(a.kv_heads == 32);
   CHECK(a.head_dim == 128);
   CHECK(a.name == "my llama");
   CHECK(gpusizer::count_params(a).total == gpusizer::count_params(preset("llama-2-7b")).total);
 
-  const Architecture mixtral = gpusizer::from_explicit_fields(
-      json{{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"kv_heads", 8}, {"intermediate", 14336},
-           {"vocab", 32000}, {"experts", 8}, {"experts_per_token", 2}});
+  const Architecture mixtral = gpusizer::from_explicit_fields(json{{"layers", 32},
+                                                                   {"hidden", 4096},
+                                                                   {"heads", 32},
+                                                                   {"kv_heads", 8},
+                                                                   {"intermediate", 14336},
+                                                                   {"vocab", 32000},
+                                                                   {"experts", 8},
+                                                                   {"experts_per_token", 2}});
   CHECK(mixtral.expert_intermediate == 14336);
   CHECK(gpusizer::count_params(mixtral).active == gpusizer::count_params(preset("mixtral-8x7b")).active);
 
-  const Architecture plain = gpusizer::from_explicit_fields(
-      json{{"layers", 12}, {"hidden", 768}, {"heads", 12}, {"intermediate", 3072}, {"vocab", 50257},
-           {"mlp", "plain"}, {"tied_embeddings", true}});
+  const Architecture plain = gpusizer::from_explicit_fields(json{{"layers", 12},
+                                                                 {"hidden", 768},
+                                                                 {"heads", 12},
+                                                                 {"intermediate", 3072},
+                                                                 {"vocab", 50257},
+                                                                 {"mlp", "plain"},
+                                                                 {"tied_embeddings", true}});
   CHECK(plain.mlp == gpusizer::MlpKind::Plain);
   CHECK(gpusizer::count_params(plain).lm_head == 0);
 
-  const Architecture all_moe = gpusizer::from_explicit_fields(
-      json{{"layers", 48}, {"hidden", 2048}, {"heads", 32}, {"kv_heads", 4}, {"head_dim", 128}, {"vocab", 151936},
-           {"experts", 128}, {"experts_per_token", 8}, {"expert_intermediate", 768}});
+  const Architecture all_moe = gpusizer::from_explicit_fields(json{{"layers", 48},
+                                                                   {"hidden", 2048},
+                                                                   {"heads", 32},
+                                                                   {"kv_heads", 4},
+                                                                   {"head_dim", 128},
+                                                                   {"vocab", 151936},
+                                                                   {"experts", 128},
+                                                                   {"experts_per_token", 8},
+                                                                   {"expert_intermediate", 768}});
   CHECK(all_moe.intermediate == 0);  // no dense layer needs it
 }
 
 TEST_CASE("explicit fields: every error names its field") {
-  const json base = {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"intermediate", 11008}, {"vocab", 32000}};
+  const json base = {
+      {"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"intermediate", 11008}, {"vocab", 32000}};
   const auto with = [&base](const char* key, const json& value) {
     json j = base;
     j[key] = value;
@@ -277,7 +298,7 @@ TEST_CASE("explicit fields: every error names its field") {
   CHECK(explicit_error(with("tied_embeddings", 1)) == "model.tied_embeddings");
   CHECK(explicit_error(with("name", 7)) == "model.name");
   CHECK(explicit_error(with("experts_per_token", 2)) == "model.experts_per_token");  // no experts
-  CHECK(explicit_error(with("heads", 3)) == "model.head_dim");  // 4096 / 3 is no integer
+  CHECK(explicit_error(with("heads", 3)) == "model.head_dim");                       // 4096 / 3 is no integer
   json missing = base;
   missing.erase("vocab");
   CHECK(explicit_error(missing) == "model.vocab");

@@ -233,12 +233,23 @@ struct Case {
   const char* config;
 };
 const Case kCases[] = {
-    {"llama-3.1-8b", kLlama31_8B},   {"qwen2.5-7b", kQwen25_7B},     {"qwen3-30b-a3b", kQwen3_30B_A3B},
-    {"deepseek-v3", kDeepSeekV3},    {"chatglm3-6b", kChatGlm3_6B},   {"chatglm-6b", kChatGlm6B},
-    {"glm-4-9b", kGlm4_9B},          {"qwen-7b", kQwen7B},            {"gpt2", kGpt2},
-    {"bert-base", kBertBase},        {"mixtral-8x7b", kMixtral8x7B}, {"gemma-2-9b", kGemma2_9B},
-    {"phi-3-mini-4k", kPhi3Mini4k},  {"internlm2-7b", kInternLm2_7B}, {"baichuan2-7b", kBaichuan2_7B},
-    {"baichuan2-13b", kBaichuan2_13B}, {"yi-34b", kUnknownType},
+    {"llama-3.1-8b", kLlama31_8B},
+    {"qwen2.5-7b", kQwen25_7B},
+    {"qwen3-30b-a3b", kQwen3_30B_A3B},
+    {"deepseek-v3", kDeepSeekV3},
+    {"chatglm3-6b", kChatGlm3_6B},
+    {"chatglm-6b", kChatGlm6B},
+    {"glm-4-9b", kGlm4_9B},
+    {"qwen-7b", kQwen7B},
+    {"gpt2", kGpt2},
+    {"bert-base", kBertBase},
+    {"mixtral-8x7b", kMixtral8x7B},
+    {"gemma-2-9b", kGemma2_9B},
+    {"phi-3-mini-4k", kPhi3Mini4k},
+    {"internlm2-7b", kInternLm2_7B},
+    {"baichuan2-7b", kBaichuan2_7B},
+    {"baichuan2-13b", kBaichuan2_13B},
+    {"yi-34b", kUnknownType},
 };
 
 std::string error_field(const json& config) {
@@ -306,7 +317,8 @@ TEST_CASE("config.json dialects: the details each model type adds") {
   const double expert_block = 128.0 * 3 * 2048 * 768 + 2048.0 * 128;
   const double dense_block = 3.0 * 2048 * 6144;
   CHECK(gpusizer::count_params(dense2).total ==
-        gpusizer::count_params(*gpusizer::find_preset("qwen3-30b-a3b")).total - 2 * (expert_block - dense_block));
+        gpusizer::count_params(*gpusizer::find_preset("qwen3-30b-a3b")).total -
+            2 * (expert_block - dense_block));
 }
 
 TEST_CASE("without model_type, the class in architectures names the dialect") {
@@ -363,27 +375,34 @@ TEST_CASE("a missing required key is named, with what is missing") {
     CHECK(e.field == "model.hf_config.hidden_size");
     CHECK(std::string(e.what()).find("missing") != std::string::npos);
   }
-  CHECK(error_field(edited(kLlama31_8B, "num_hidden_layers", kRemove)) == "model.hf_config.num_hidden_layers");
-  CHECK(error_field(edited(kLlama31_8B, "intermediate_size", kRemove)) == "model.hf_config.intermediate_size");
+  CHECK(error_field(edited(kLlama31_8B, "num_hidden_layers", kRemove)) ==
+        "model.hf_config.num_hidden_layers");
+  CHECK(error_field(edited(kLlama31_8B, "intermediate_size", kRemove)) ==
+        "model.hf_config.intermediate_size");
   CHECK(error_field(edited(kGpt2, "n_embd", kRemove)) == "model.hf_config.n_embd");
   CHECK(error_field(edited(kChatGlm3_6B, "ffn_hidden_size", kRemove)) == "model.hf_config.ffn_hidden_size");
   CHECK(error_field(edited(kChatGlm3_6B, "num_layers", kRemove)) == "model.hf_config.num_layers");
   CHECK(error_field(edited(kDeepSeekV3, "kv_lora_rank", kRemove)) == "model.hf_config.kv_lora_rank");
-  CHECK(error_field(edited(kMixtral8x7B, "num_experts_per_tok", kRemove)) == "model.hf_config.num_experts_per_tok");
+  CHECK(error_field(edited(kMixtral8x7B, "num_experts_per_tok", kRemove)) ==
+        "model.hf_config.num_experts_per_tok");
   CHECK(error_field(json::object()) == "model.hf_config.hidden_size");
 }
 
 TEST_CASE("a bad value is named: wrong type, negative, zero, fraction, huge") {
   CHECK(error_field(edited(kLlama31_8B, "hidden_size", "4096")) == "model.hf_config.hidden_size");
   CHECK(error_field(edited(kLlama31_8B, "hidden_size", json::object())) == "model.hf_config.hidden_size");
-  CHECK(error_field(edited(kLlama31_8B, "hidden_size", json::array({4096}))) == "model.hf_config.hidden_size");
+  CHECK(error_field(edited(kLlama31_8B, "hidden_size", json::array({4096}))) ==
+        "model.hf_config.hidden_size");
   CHECK(error_field(edited(kLlama31_8B, "hidden_size", true)) == "model.hf_config.hidden_size");
   CHECK(error_field(edited(kLlama31_8B, "num_hidden_layers", -32)) == "model.hf_config.num_hidden_layers");
   CHECK(error_field(edited(kLlama31_8B, "vocab_size", 0)) == "model.hf_config.vocab_size");
-  CHECK(error_field(edited(kLlama31_8B, "intermediate_size", 14336.5)) == "model.hf_config.intermediate_size");
+  CHECK(error_field(edited(kLlama31_8B, "intermediate_size", 14336.5)) ==
+        "model.hf_config.intermediate_size");
   CHECK(error_field(edited(kLlama31_8B, "intermediate_size", 1e308)) == "model.hf_config.intermediate_size");
-  CHECK(error_field(edited(kLlama31_8B, "max_position_embeddings", 1e19)) == "model.hf_config.max_position_embeddings");
-  CHECK(error_field(edited(kLlama31_8B, "tie_word_embeddings", "false")) == "model.hf_config.tie_word_embeddings");
+  CHECK(error_field(edited(kLlama31_8B, "max_position_embeddings", 1e19)) ==
+        "model.hf_config.max_position_embeddings");
+  CHECK(error_field(edited(kLlama31_8B, "tie_word_embeddings", "false")) ==
+        "model.hf_config.tie_word_embeddings");
   CHECK(error_field(edited(kLlama31_8B, "model_type", 7)) == "model.hf_config.model_type");
   CHECK(error_field(edited(kQwen7B, "intermediate_size", 22017)) == "model.hf_config.intermediate_size");
   CHECK(error_field(json::array()) == "model.hf_config");
@@ -393,21 +412,36 @@ TEST_CASE("a bad value is named: wrong type, negative, zero, fraction, huge") {
 TEST_CASE("inconsistent configs are named by the key at fault") {
   CHECK(error_field(edited(kLlama31_8B, "num_key_value_heads", 5)) == "model.hf_config.num_key_value_heads");
   CHECK(error_field(edited(kLlama31_8B, "num_key_value_heads", 64)) == "model.hf_config.num_key_value_heads");
-  CHECK(error_field(edited(kChatGlm3_6B, "multi_query_group_num", 3)) == "model.hf_config.multi_query_group_num");
+  CHECK(error_field(edited(kChatGlm3_6B, "multi_query_group_num", 3)) ==
+        "model.hf_config.multi_query_group_num");
   CHECK(error_field(edited(kLlama31_8B, "num_attention_heads", 30)) == "model.hf_config.num_key_value_heads");
-  CHECK(error_field(edited(edited(kLlama31_8B, "num_attention_heads", 24).dump().c_str(), "num_key_value_heads", 24)) ==
+  CHECK(error_field(edited(edited(kLlama31_8B, "num_attention_heads", 24).dump().c_str(),
+                           "num_key_value_heads", 24)) ==
         "model.hf_config.head_dim");  // 4096 / 24 is no integer and head_dim is absent
   CHECK(error_field(edited(kMixtral8x7B, "num_experts_per_tok", 9)) == "model.hf_config.num_experts_per_tok");
-  CHECK(error_field(edited(kDeepSeekV3, "first_k_dense_replace", 62)) == "model.hf_config.first_k_dense_replace");
+  CHECK(error_field(edited(kDeepSeekV3, "first_k_dense_replace", 62)) ==
+        "model.hf_config.first_k_dense_replace");
   CHECK(error_field(edited(kQwen3_30B_A3B, "mlp_only_layers", {48})) == "model.hf_config.mlp_only_layers");
   CHECK(error_field(edited(kQwen3_30B_A3B, "mlp_only_layers", "0")) == "model.hf_config.mlp_only_layers");
-  CHECK(error_field(edited(kQwen3_30B_A3B, "decoder_sparse_step", 0)) == "model.hf_config.decoder_sparse_step");
+  CHECK(error_field(edited(kQwen3_30B_A3B, "decoder_sparse_step", 0)) ==
+        "model.hf_config.decoder_sparse_step");
 }
 
 TEST_CASE("no JSON value in any key crashes the import") {
-  const std::vector<json> values = {json(), json("x"), json::object(), json::array(), json(true),
-                                    json(-1), json(0), json(0.5), json(1e308), json(-1e308),
-                                    json(18446744073709551615ULL), json(1), json(2), kRemove};
+  const std::vector<json> values = {json(),
+                                    json("x"),
+                                    json::object(),
+                                    json::array(),
+                                    json(true),
+                                    json(-1),
+                                    json(0),
+                                    json(0.5),
+                                    json(1e308),
+                                    json(-1e308),
+                                    json(18446744073709551615ULL),
+                                    json(1),
+                                    json(2),
+                                    kRemove};
   for (const Case& c : kCases) {
     const json base = json::parse(c.config);
     for (auto it = base.begin(); it != base.end(); ++it) {
