@@ -17,7 +17,8 @@ bool JsonReader::has(const std::string& key) {
 }
 
 std::string JsonReader::field(const std::string& key) const {
-  return prefix_.empty() ? key : prefix_ + "." + key;
+  const std::string name = key.empty() ? "\"\"" : key;  // an empty key still gets a visible name
+  return prefix_.empty() ? name : prefix_ + "." + name;
 }
 
 const nlohmann::json& JsonReader::raw(const std::string& key) {

@@ -92,9 +92,17 @@ double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
     const double heads_per_gpu = std::ceil(static_cast<double>(a.kv_heads) / static_cast<double>(s.tp));
     per_token *= heads_per_gpu / static_cast<double>(a.kv_heads);
   }  // MLA's latent cache is not split by heads: every TP rank holds all of it (vLLM MLA backend).
-  int64_t tokens = s.seq_len;
-  if (s.engine == Engine::Vllm) tokens = (tokens + kVllmBlockTokens - 1) / kVllmBlockTokens * kVllmBlockTokens;
-  return per_token * static_cast<double>(tokens) * static_cast<double>(s.batch);
+  auto cached = [&](int64_t tokens) {
+    if (s.engine != Engine::Vllm) return static_cast<double>(tokens);
+    return static_cast<double>((tokens + kVllmBlockTokens - 1) / kVllmBlockTokens * kVllmBlockTokens);
+  };
+  // Sliding-window layers keep only the last `sliding_window` tokens (vLLM's hybrid KV-cache
+  // manager, llama.cpp's SWA cache, transformers' HybridCache); the other layers keep them all.
+  const double window_share = a.sliding_window > 0
+      ? static_cast<double>(a.sliding_window_layers) / static_cast<double>(a.layers) : 0;
+  const double tokens = (1 - window_share) * cached(s.seq_len) +
+                        window_share * cached(std::min(s.seq_len, a.sliding_window));
+  return per_token * tokens * static_cast<double>(s.batch);
 }
 
 }  // namespace

@@ -1,11 +1,276 @@
-// Training memory (issue #3 replaces this with the full model).
-#include "gpusizer/error.h"
+// Training memory: model states per engine and optimizer, ZeRO sharding and CPU offload, LoRA and
+// QLoRA adapters, ZeRO-3 live parameters, runtime buffers. Activations: memory_activations.cpp.
+#include <algorithm>
+
 #include "gpusizer/memory.h"
+#include "gpusizer/memory_training.h"
 
 namespace gpusizer {
+namespace {
 
-MemoryEstimate training_memory(const Scenario&, const Gpu*) {
-  throw InputError("task", "training estimates are not available in this build yet");
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kFp32 = 4;
+constexpr double kHalf = 2;
+// bitsandbytes 8-bit optimizers: one byte per state value, blockwise quantised in blocks of 256
+// with an fp32 absmax per block (bitsandbytes functional.optimizer_update_8bit_blockwise).
+constexpr double kBnb8bitStateBytes = 1 + kFp32 / 256;
+// DeepSpeed's estimators reserve 1.5x the offloaded bytes in CPU RAM for pinned and staging
+// buffers (stage_1_and_2.py / stage3.py estimate_zero*_model_states_mem_needs,
+// additional_buffer_factor=1.5).
+constexpr double kHostBufferFactor = 1.5;
+// NCCL keeps NCCL_BUFFSIZE (4 MiB default, NCCL env docs) per channel and direction; assumption:
+// 32 channels (NVLink/NVSwitch systems) x 2 directions = 256 MiB per communicator a rank uses.
+constexpr double kNcclBytesPerGroup = 4 * kMiB * 32 * 2;
+// Assumption (not measured): the caching allocator's fragmentation at the training peak is 5 % of
+// the per-step allocations (activations, gradients); memory_reserved - memory_allocated.
+constexpr double kFragmentationShare = 0.05;
+
+double d(int64_t v) { return static_cast<double>(v); }
+
+// 16-bit or fp32 bytes of the training dtype (full/pretrain are validated to these formats).
+double dtype_bytes(WeightFormat f) { return f == WeightFormat::Fp32 ? kFp32 : kHalf; }
+
+// Share of the parameters' elements that Adafactor keeps for its factored second moment: rows +
+// columns per matrix (Shazeer & Stern 2018, sec. 3), full size for vectors (norms, biases).
+double adafactor_share(const Architecture& a) {
+  const ParamCounts p = count_params(a);
+  double kept = p.other;
+  for (const LinearModule& m : linear_modules(a)) kept += d(m.count) * d(m.in + m.out);
+  kept += d(a.vocab + a.hidden) * ((p.lm_head > 0) ? 2 : 1);  // embedding and untied head
+  return p.total > 0 ? kept / p.total : 0;
+}
+
+// Optimizer state bytes (no master copy) for `params` values of state dtype `state_bytes`.
+double optimizer_states(Optimizer o, double params, double state_bytes, double factored_share) {
+  switch (o) {
+    case Optimizer::Adamw: return params * 2 * state_bytes;  // m and v (Loshchilov & Hutter)
+    case Optimizer::Adamw8bit:
+    case Optimizer::PagedAdamw8bit: return params * 2 * kBnb8bitStateBytes;
+    case Optimizer::Sgd: return params * state_bytes;  // momentum buffer
+    case Optimizer::Adafactor: return params * factored_share * state_bytes;  // beta1 = None (HF default)
+  }
+  return 0;
+}
+
+// Parameters of the largest unit ZeRO-3 gathers at once. DeepSpeed fetches leaf modules (its
+// estimator's largest_layer_params is the largest module's own parameters: one Linear or the
+// embedding); FSDP gathers a wrapped unit (a transformer block, or the embedding or head).
+double largest_unit_params(const Scenario& s) {
+  const ParamCounts p = count_params(s.model);
+  double unit = p.per_layer_linear_max + p.other / d(s.model.layers);
+  if (s.engine == Engine::Deepspeed) {
+    unit = 0;
+    for (const LinearModule& m : linear_modules(s.model)) unit = std::max(unit, d(m.in) * d(m.out));
+  }
+  return std::max({unit, p.embedding, p.lm_head}) / d(s.tp);
+}
+
+bool is_lora(const Scenario& s) { return s.task == Task::Lora || s.task == Task::Qlora; }
+
+// Share of the model's layers (and adapters) on the busiest pipeline stage and TP rank.
+double stage_share(const Scenario& s) {
+  return d(layers_on_busiest_stage(s)) / d(s.model.layers) / d(s.tp);
+}
+
+}  // namespace
+
+bool lora_targets_module(const LinearModule& m, LoraTargets targets) {
+  switch (targets) {
+    case LoraTargets::AllLinear: return m.group != "router";
+    case LoraTargets::Attention: return m.group == "attention";
+    case LoraTargets::Qv: return m.name == "q" || m.name == "v" || m.name == "q_b" || m.name == "kv_b";
+  }
+  return false;
+}
+
+double lora_params(const Architecture& a, LoraTargets targets, int64_t rank) {
+  double total = 0;
+  for (const LinearModule& m : linear_modules(a)) {
+    if (lora_targets_module(m, targets)) total += d(m.count) * d(rank) * d(m.in + m.out);  // A: in x r, B: r x out
+  }
+  return total;
+}
+
+ShardedStates shard_model_states(const ModelStateBytes& b, int zero, double dp) {
+  // ZeRO paper (Rajbhandari et al. 2019, sec. 5): P_os shards the optimizer (stage 1), P_g the
+  // gradients (stage 2), P_p the parameters (stage 3) over the data-parallel degree N_d.
+  ShardedStates out;
+  out.weights = b.weights / (zero >= 3 ? dp : 1) + b.compute_copy;
+  out.gradients = b.grads / (zero >= 2 ? dp : 1) + b.grads_fp32 / (zero >= 1 ? dp : 1);
+  out.optimizer = b.optimizer / (zero >= 1 ? dp : 1);
+  return out;
+}
+
+ModelStateBytes full_model_states(const Scenario& s) {
+  const double params = weights_per_gpu(s, WeightFormat::Fp32) / kFp32;  // this GPU's TP/PP share
+  const double w = dtype_bytes(s.weights);
+  const bool master = s.training.master_weights && w == kHalf;
+  // Optimizer states follow the master (fp32) or, in pure 16-bit training, the parameters' dtype
+  // (torch.optim creates its states with zeros_like(param)).
+  const double state = master || w == kFp32 ? kFp32 : kHalf;
+  const double states = optimizer_states(s.training.optimizer, params, state, adafactor_share(s.model));
+  const double master_bytes = master ? kFp32 * params : 0;
+  ModelStateBytes b;
+  b.weights = w * params;
+  b.grads = w * params;
+  b.optimizer = master_bytes + states;
+  if (!master) return b;
+  switch (s.engine) {
+    case Engine::Deepspeed:
+      // DeepSpeed keeps an fp32 gradient partition beside the master (stage_1_and_2.py
+      // single_partition_of_fp32_groups grads; estimator 2 + 18/N = 2 + (2 + 4 + 12)/N); under
+      // ZeRO-3 the 16-bit gradients go straight into it (estimator 18/N = (2 + 4 + 12)/N).
+      b.grads_fp32 = kFp32 * params;
+      if (s.training.zero >= 3) b.grads = 0;
+      break;
+    case Engine::Megatron:
+      b.grads = kFp32 * params;  // fp32 main_grad buffer: 18 B/param (theoretical_memory_usage.py)
+      break;
+    default:
+      // FSDP mixed precision and HF Trainer AMP keep the fp32 parameters themselves (the master)
+      // and fp32 gradients; autocast's 16-bit weight copies are saved for the backward (HF AMP:
+      // 4 + 2 + 4 + 8 = 18 B/param, LLaMA-Factory's table). FSDP FULL_SHARD gathers them per unit.
+      b.weights = kFp32 * params;
+      b.grads = kFp32 * params;
+      b.optimizer = states;
+      b.compute_copy = (s.engine == Engine::Fsdp && s.training.zero >= 3) ? 0 : kHalf * params;
+      break;
+  }
+  return b;
+}
+
+namespace {
+
+// LoRA/QLoRA: the frozen base at its storage format (QLoRA: NF4 linear layers with double-quantised
+// scales, 16-bit embeddings and head, per weight_bytes) and fp32 adapters with fp32 gradients and
+// optimizer states (PEFT autocast_adapter_dtype=True keeps adapters in fp32).
+ModelStateBytes lora_model_states(const Scenario& s, double* trainable) {
+  const Architecture& a = s.model;
+  *trainable = lora_params(a, s.training.lora_targets, s.training.lora_rank);
+  const double adapters = *trainable * stage_share(s);
+  double factored = 0;  // Adafactor on an r x in matrix keeps r + in values
+  for (const LinearModule& m : linear_modules(a)) {
+    if (lora_targets_module(m, s.training.lora_targets)) factored += d(m.count) * d(2 * s.training.lora_rank + m.in + m.out);
+  }
+  ModelStateBytes b;
+  b.weights = weights_per_gpu(s, s.weights) + kFp32 * adapters;
+  b.grads = kFp32 * adapters;
+  const double share = *trainable > 0 ? factored / *trainable : 0;
+  b.optimizer = optimizer_states(s.training.optimizer, adapters, kFp32, share);
+  if (is_quantized(s.weights)) {
+    // bitsandbytes dequantises one linear weight to 16 bits for each matmul (forward and
+    // backward, Linear4bit/MatMul4Bit): the largest module's buffer is alive at a time.
+    double largest = 0;
+    for (const LinearModule& m : linear_modules(a)) largest = std::max(largest, d(m.in) * d(m.out));
+    b.compute_copy = kHalf * largest / d(s.tp);
+  }
+  return b;
+}
+
+// ZeRO-3 / FSDP FULL_SHARD: the gathered 16-bit parameters of the unit being computed and, while
+// it runs its backward, its unsharded 16-bit gradients. DeepSpeed's estimator counts
+// 4 x largest_layer_params (param + grad, stage3.py estimate_zero3_model_states_mem_needs);
+// FSDP also prefetches the next unit (backward_prefetch=BACKWARD_PRE, forward prefetch in FSDP2).
+double zero3_live_bytes(const Scenario& s) {
+  const double unit = largest_unit_params(s);
+  const double gathered = s.engine == Engine::Deepspeed ? 1 : 2;
+  const double stored = is_lora(s) ? weight_bytes(s.model, s.weights).total() / count_params(s.model).total
+                                   : kHalf;
+  const double grads = is_lora(s) ? 0 : kHalf;
+  return unit * (gathered * stored + grads);
+}
+
+// CPU offload (ZeRO-Offload / ZeRO-Infinity): moves the states off the GPU, returns host bytes.
+double apply_offload(const Scenario& s, const ModelStateBytes& b, int zero, ShardedStates* st) {
+  const double dp = d(s.dp());
+  double host = 0;
+  if (s.training.offload_optimizer) {
+    // The optimizer partition, its fp32 gradients and (stage 2+) the 16-bit gradient partition
+    // leave the GPU; 16-bit gradients land in the fp32 partition when there is one.
+    const double fp32_grads = b.grads_fp32 / dp;
+    const double grads16 = zero >= 2 ? b.grads / dp : 0;
+    host += st->optimizer + fp32_grads + (b.grads_fp32 > 0 ? 0 : grads16);
+    st->gradients -= fp32_grads + grads16;
+    st->optimizer = 0;
+  }
+  if (s.training.offload_params) {
+    const double shard = b.weights / dp;
+    host += shard;
+    st->weights -= shard;
+  }
+  return host * kHostBufferFactor;
+}
+
+// What training adds to the CUDA context and BLAS workspace: NCCL buffers per communicator in use,
+// DeepSpeed's reduce buckets, allocator fragmentation.
+double training_runtime_bytes(const Scenario& s, const Gpu* gpu, double transient) {
+  double bytes = runtime_bytes(s, gpu);
+  const int groups = (s.dp() > 1) + (s.tp > 1) + (s.pp > 1);
+  bytes += groups * kNcclBytesPerGroup;
+  if (s.engine == Engine::Deepspeed && s.dp() > 1 && (s.training.zero == 1 || s.training.zero == 2)) {
+    // reduce_bucket_size "auto" = hidden^2 elements (transformers integrations/deepspeed.py), 16-bit,
+    // double-buffered with overlap_comm.
+    bytes += 2 * kHalf * d(s.model.hidden) * d(s.model.hidden);
+  }
+  return bytes + kFragmentationShare * transient;
+}
+
+std::vector<Warning> training_warnings(const Scenario& s) {
+  std::vector<Warning> out;
+  const Training& t = s.training;
+  if (t.zero >= 2 && s.pp > 1) {
+    out.push_back({"zero_with_pipeline", "training.zero",
+                   "DeepSpeed refuses pipeline parallelism with ZeRO stage 2 or 3; use ZeRO-1 with pp > 1"});
+  }
+  if (s.engine == Engine::Megatron && t.zero >= 2) {
+    out.push_back({"megatron_zero", "training.zero",
+                   "Megatron-LM shards only optimizer states (distributed optimizer): sized as ZeRO-1"});
+  }
+  if (t.zero > 0 && s.dp() == 1 && !t.offload_optimizer && !t.offload_params) {
+    out.push_back({"zero_without_dp", "training.zero",
+                   "ZeRO shards over data-parallel ranks; with one rank (gpus / (tp * pp) = 1) it saves nothing"});
+  }
+  return out;
+}
+
+// Paged 8-bit AdamW keeps its states in CUDA unified memory: the driver evicts them to host RAM
+// when the GPU is full (bitsandbytes paged optimizers), so they never push the card past its size.
+void spill_paged_states(const Scenario& s, const Gpu* gpu, MemoryEstimate* m) {
+  if (!gpu || s.training.optimizer != Optimizer::PagedAdamw8bit) return;
+  const double over = m->breakdown.total() - gpu->memory_bytes;
+  if (over <= 0) return;
+  const double moved = std::min(over, m->breakdown.optimizer);
+  m->breakdown.optimizer -= moved;
+  m->host_bytes += moved;
+  m->warnings.push_back({"paged_optimizer_spill", "training.optimizer",
+                         "paged optimizer states do not fit beside the rest and are paged to host RAM (slower steps)"});
+}
+
+}  // namespace
+
+MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
+  MemoryEstimate m;
+  // Megatron's distributed optimizer is its only ZeRO-like sharding (stage 1).
+  const int zero = s.engine == Engine::Megatron ? std::min(s.training.zero, 1) : s.training.zero;
+  ModelStateBytes b;
+  if (is_lora(s)) {
+    b = lora_model_states(s, &m.trainable_params);
+  } else {
+    b = full_model_states(s);
+    m.trainable_params = count_params(s.model).total;
+  }
+  ShardedStates st = shard_model_states(b, zero, d(s.dp()));
+  if (zero >= 3) st.weights += zero3_live_bytes(s);
+  m.host_bytes = apply_offload(s, b, zero, &st);
+  m.breakdown.weights = st.weights;
+  m.breakdown.gradients = st.gradients;
+  m.breakdown.optimizer = st.optimizer;
+  m.breakdown.activations = training_activation_bytes(s);
+  m.breakdown.runtime = training_runtime_bytes(s, gpu, m.breakdown.activations + st.gradients);
+  m.warnings = training_warnings(s);
+  spill_paged_states(s, gpu, &m);
+  m.per_gpu_bytes = m.breakdown.total();
+  return m;
 }
 
 }  // namespace gpusizer

@@ -261,6 +261,9 @@ void validate_scenario(const Scenario& s) {
   if (is_training(s.task) && is_gguf(s.weights)) {
     throw InputError("weights", "GGUF formats are for llama.cpp inference, not training");
   }
+  if ((s.task == Task::Full || s.task == Task::Pretrain) && is_quantized(s.weights)) {
+    throw InputError("weights", std::string("full fine-tuning and pre-training update every weight in 16 or 32 bits: use \"bf16\", \"fp16\" or \"fp32\", not \"") + to_string(s.weights) + "\" (quantised bases train with \"lora\" or \"qlora\")");
+  }
   if (is_gguf(s.weights) && s.engine != Engine::LlamaCpp) {
     throw InputError("weights", std::string("GGUF formats run on engine \"llama.cpp\", not \"") + to_string(s.engine) + "\"");
   }

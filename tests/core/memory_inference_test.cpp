@@ -79,3 +79,12 @@ TEST_CASE("Fit verdict and capability warnings", "[memory]") {
   for (const Warning& w : t4.warnings) bf16_warned |= w.code == "bf16_unsupported";
   CHECK(bf16_warned);
 }
+
+TEST_CASE("Sliding-window layers cap their cache at the window", "[memory]") {
+  // Gemma-2-9B: 21 of 42 layers attend over a 4096-token window (config.json sliding_window).
+  const MemoryEstimate short_ctx = memory_of(json{{"model", "gemma-2-9b"}, {"seq_len", 4096}});
+  const MemoryEstimate long_ctx = memory_of(json{{"model", "gemma-2-9b"}, {"seq_len", 8192}});
+  // Doubling the context past the window grows only the global half of the cache: x 1.5.
+  CHECK(long_ctx.breakdown.kv_cache == Approx(1.5 * short_ctx.breakdown.kv_cache));
+  CHECK(short_ctx.breakdown.kv_cache == Approx(short_ctx.kv_bytes_per_token * 4096));
+}

@@ -82,6 +82,7 @@ TEST_CASE("Bad input names its field", "[scenario]") {
   CHECK(error_field(with("gpu", "gtx1080")) == "gpu");
   CHECK(error_field(with("gpus", 0)) == "gpus");
   CHECK(error_field(with("colour", "red")) == "colour");
+  CHECK(error_field(with("", 4)) == "\"\"");  // found by fuzz_scenario: an empty key is named too
   CHECK(error_field(with("training", json{{"zero", 4}})) == "training.zero");
   CHECK(error_field(with("training", json{{"zero", "3"}})) == "training.zero");
   CHECK(error_field(with("training", json{{"optimizer", "lion"}})) == "training.optimizer");

@@ -1,0 +1,20 @@
+// The largest workload that fits a GPU: batch and sequence length, each with the other fixed.
+#pragma once
+
+#include <cstdint>
+
+#include "gpusizer/catalog.h"
+#include "gpusizer/scenario.h"
+
+namespace gpusizer {
+
+struct MaxFit {
+  int64_t batch = 0;    // largest batch at the scenario's seq_len; 0 if even 1 does not fit
+  int64_t seq_len = 0;  // longest seq_len at the scenario's batch; 0 if even 1 token does not fit
+};
+
+// Binary search over integers on estimate_memory (per_gpu_bytes <= gpu.memory_bytes). Memory is
+// monotone in batch and seq_len (tests/core/max_solver_test.cpp checks it), so the search is exact.
+MaxFit max_fit(const Scenario& s, const Gpu& gpu);
+
+}  // namespace gpusizer

@@ -1,0 +1,50 @@
+#include "gpusizer/max_solver.h"
+
+#include <functional>
+
+#include "gpusizer/memory.h"
+
+namespace gpusizer {
+namespace {
+
+// Search bounds: the scenario parser's upper limits for batch and seq_len (scenario.cpp).
+constexpr int64_t kMaxBatch = 1'000'000;
+constexpr int64_t kMaxSeqLen = 100'000'000;
+
+// Largest n in [1, hi] with fits(n), or 0 when fits(1) is false; fits must be monotone.
+int64_t largest_fitting(int64_t hi, const std::function<bool(int64_t)>& fits) {
+  if (!fits(1)) return 0;
+  int64_t lo = 1;  // fits(lo) holds
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo + 1) / 2;
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// The scenario at another seq_len; inference keeps the prompt/output proportion.
+Scenario with_seq_len(const Scenario& s, int64_t seq_len) {
+  Scenario t = s;
+  t.seq_len = seq_len;
+  const double prompt_share = static_cast<double>(s.prompt_tokens) / static_cast<double>(s.seq_len);
+  t.prompt_tokens = static_cast<int64_t>(prompt_share * static_cast<double>(seq_len) + 0.5);
+  t.output_tokens = seq_len - t.prompt_tokens;
+  return t;
+}
+
+}  // namespace
+
+MaxFit max_fit(const Scenario& s, const Gpu& gpu) {
+  auto fits = [&gpu](const Scenario& t) { return estimate_memory(t, &gpu).per_gpu_bytes <= gpu.memory_bytes; };
+  MaxFit out;
+  out.batch = largest_fitting(kMaxBatch, [&](int64_t b) {
+    Scenario t = s;
+    t.batch = b;
+    return fits(t);
+  });
+  out.seq_len = largest_fitting(kMaxSeqLen, [&](int64_t n) { return fits(with_seq_len(s, n)); });
+  return out;
+}
+
+}  // namespace gpusizer

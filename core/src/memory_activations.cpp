@@ -1,0 +1,141 @@
+// Training activations: what each layer keeps for its backward (Korthikanti et al. 2022,
+// arXiv:2205.05198, sec. 4, generalized to gated MLPs, GQA, MLA and MoE), checkpointing,
+// pipeline in-flight micro-batches and the logits/loss buffers.
+#include <algorithm>
+
+#include "gpusizer/memory.h"
+#include "gpusizer/memory_training.h"
+
+namespace gpusizer {
+namespace {
+
+constexpr double kMaskBytes = 1;  // dropout masks are 1 byte per element (Korthikanti sec. 4.1)
+constexpr double kFp32 = 4;
+// Logits and loss per token and vocabulary entry. HF causal-LM loss (transformers
+// ForCausalLMLoss, torchtune without chunking): bf16 logits returned to the caller (2), their fp32
+// upcast (4), fp32 log-softmax saved for the backward (4). Megatron's fused vocab-parallel cross
+// entropy (tensor_parallel/cross_entropy.py): bf16 logits (2) and one fp32 copy reused for the
+// softmax and its gradient in place (4).
+constexpr double kHfLogitBytes = 2 + 4 + 4;
+constexpr double kMegatronLogitBytes = 2 + 4;
+
+double d(int64_t v) { return static_cast<double>(v); }
+
+// Attention projections' saved tensors per token (elements): Q, K, V for the score/flash kernel
+// and the output projection's input (Korthikanti: 2sbh each for Q, K, V and the o input).
+double attention_split_elements(const Architecture& a) {
+  const Mla& m = a.mla;
+  if (m.kv_lora_rank > 0) {  // DeepSeek-V2 eq. 9-14: also the compressed q/kv inputs of q_b, kv_b
+    const double qk = d(a.heads * (m.qk_nope_head_dim + m.qk_rope_head_dim));
+    const double v = d(a.heads * m.v_head_dim);
+    return d(m.q_lora_rank) + d(m.kv_lora_rank) + 2 * qk + 2 * v;
+  }
+  return d(2 * a.heads * a.head_dim + 2 * a.kv_heads * a.head_dim);
+}
+
+// One MLP of width i: plain (GELU) keeps the activation's input and output (Korthikanti 8sbh +
+// 8sbh for i = 4h); gated (SwiGLU) keeps gate, up, act(gate) and their product (4 x 2i).
+double mlp_elements(const Architecture& a, double width) {
+  return width * (a.mlp == MlpKind::Gated ? 4 : 2);
+}
+
+// MoE layer: router logits (16-bit) and fp32 routing probabilities per expert; each of the top-k
+// experts gets a dispatched copy of the token, its MLP intermediates and its output; shared
+// experts see every token.
+double moe_split_bytes(const Architecture& a, double eb) {
+  const double h = d(a.hidden);
+  const double shared_width = d(a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate);
+  const double router = d(a.experts) * (eb + kFp32);
+  const double routed = d(a.experts_per_token) * eb * (2 * h + mlp_elements(a, d(a.expert_intermediate)));
+  return router + routed + d(a.shared_experts) * eb * mlp_elements(a, shared_width);
+}
+
+// MLP bytes per token averaged over the layers (DeepSeek/GLM-style leading dense layers).
+double mlp_split_bytes(const Architecture& a, double eb) {
+  const double dense = eb * mlp_elements(a, d(a.intermediate));
+  if (a.experts == 0) return dense;
+  const double moe_layers = d(a.layers - a.dense_layers);
+  return (d(a.dense_layers) * dense + moe_layers * moe_split_bytes(a, eb)) / d(a.layers);
+}
+
+// LoRA keeps lora_A's r-wide output per targeted module copy (its input is the base input).
+double lora_split_bytes(const Architecture& a, const ActivationLayout& l) {
+  if (l.lora_rank <= 0) return 0;
+  double modules = 0;
+  for (const LinearModule& m : linear_modules(a)) {
+    if (lora_targets_module(m, l.lora_targets)) modules += d(m.active_count);
+  }
+  return l.element_bytes * l.lora_rank * modules / d(a.layers);
+}
+
+}  // namespace
+
+double layer_activation_bytes(const Architecture& a, const ActivationLayout& l) {
+  const double h = d(a.hidden);
+  // Replicated under TP without SP (Korthikanti's "10"): the norms' inputs, the attention and MLP
+  // inputs, the two dropout masks. HF RMSNorm upcasts and saves an fp32 copy of its input.
+  const double eb = l.element_bytes;
+  const double norm_in = l.fp32_norm_input ? kFp32 * h : eb * h;
+  double replicated = d(a.norms_per_layer) * norm_in + 2 * eb * h;
+  if (l.dropout) replicated += 2 * kMaskBytes * h;
+  const double split = eb * attention_split_elements(a) + mlp_split_bytes(a, eb) + lora_split_bytes(a, l);
+  // Scores without FlashAttention: softmax output (2 bytes), and with dropout its mask (1) and
+  // the dropped-out scores (2): Korthikanti's 5as^2b.
+  const double score_bytes = l.dropout ? 2 * eb + kMaskBytes : eb;
+  const double scores = l.flash_attention ? 0 : d(a.heads) * l.seq_len * score_bytes;
+  const double replicated_share = l.sequence_parallel ? l.tp : 1;
+  return l.tokens * (replicated / replicated_share + (split + scores) / l.tp);
+}
+
+double checkpoint_activation_bytes(const Architecture& a, const ActivationLayout& l) {
+  // Full recomputation keeps each layer's input, 2sbh (Korthikanti sec. 4.3), /t with SP.
+  return l.tokens * l.element_bytes * d(a.hidden) / (l.sequence_parallel ? l.tp : 1);
+}
+
+ActivationLayout activation_layout(const Scenario& s) {
+  ActivationLayout l;
+  l.tokens = d(s.batch) * d(s.seq_len);
+  l.seq_len = d(s.seq_len);
+  l.tp = d(s.tp);
+  // Activations in the compute dtype: 16-bit (mixed or pure), fp32 for fp32 full training.
+  l.element_bytes = s.weights == WeightFormat::Fp32 ? kFp32 : 2;
+  // Assumption: Megatron runs TP with --sequence-parallel (its recommended setting); others do not.
+  l.sequence_parallel = s.engine == Engine::Megatron && s.tp > 1;
+  // Selective recomputation drops exactly the score tensors (Korthikanti sec. 5), as flash does.
+  l.flash_attention = s.flash_attention || s.training.grad_checkpointing == Checkpointing::Selective;
+  // Assumption: GELU-MLP models (GPT-2, BERT, Megatron GPT) train with dropout 0.1 in their
+  // configs; gated (Llama-family) models set attention/hidden dropout to 0.
+  l.dropout = s.model.mlp == MlpKind::Plain;
+  // HF LlamaRMSNorm: hidden_states.to(float32) is saved for the backward; Megatron's fused norm
+  // kernels save the 16-bit input.
+  l.fp32_norm_input = s.model.norm == NormKind::Rms && s.engine != Engine::Megatron;
+  if (s.task == Task::Lora || s.task == Task::Qlora) {
+    l.lora_rank = d(s.training.lora_rank);
+    l.lora_targets = s.training.lora_targets;
+  }
+  return l;
+}
+
+double logits_bytes(const Scenario& s) {
+  const double per_entry = s.engine == Engine::Megatron ? kMegatronLogitBytes : kHfLogitBytes;
+  return d(s.batch) * d(s.seq_len) * d(s.model.vocab) / d(s.tp) * per_entry;
+}
+
+double training_activation_bytes(const Scenario& s) {
+  const ActivationLayout l = activation_layout(s);
+  const double layer = layer_activation_bytes(s.model, l);
+  const bool full = s.training.grad_checkpointing == Checkpointing::Full;
+  const double stored = full ? checkpoint_activation_bytes(s.model, l) : layer;
+  // Under full recomputation one layer's activations are rebuilt at a time during the backward;
+  // by then the logits are freed, so the two do not add.
+  const double work = full ? layer : 0;
+  const double stage = d(layers_on_busiest_stage(s)) * stored;
+  const double last = stage + std::max(work, logits_bytes(s));
+  if (s.pp == 1) return last;
+  // 1F1B: the first stage holds min(pp, micro-batches) micro-batches in flight (Korthikanti
+  // sec. 4.2.3); the last stage one micro-batch and the logits.
+  const double in_flight = d(std::min(s.pp, s.training.grad_accum));
+  return std::max(stage * in_flight + work, last);
+}
+
+}  // namespace gpusizer

@@ -1,0 +1,216 @@
+// Training memory: golden numbers from the ZeRO paper, Korthikanti et al. 2022 and DeepSpeed's
+// estimators; monotonicity properties; refused and warned combinations.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "gpusizer/error.h"
+#include "gpusizer/estimate.h"
+#include "gpusizer/memory_training.h"
+
+using namespace gpusizer;
+using nlohmann::json;
+
+namespace {
+constexpr double kGB = 1e9;
+
+MemoryEstimate memory_of(const json& scenario) { return estimate(parse_scenario(scenario)).memory; }
+
+std::string error_field(const json& scenario) {
+  try {
+    parse_scenario(scenario);
+  } catch (const InputError& e) {
+    return e.field;
+  }
+  return "";
+}
+
+bool has_warning(const MemoryEstimate& m, const std::string& code) {
+  for (const Warning& w : m.warnings) {
+    if (w.code == code) return true;
+  }
+  return false;
+}
+
+// A GPT-style model of Korthikanti et al. (4h GELU MLP, MHA): GPT-3 175B's width (Table 3).
+Architecture gpt3_175b() {
+  return parse_scenario(json{{"model", {{"name", "gpt3"}, {"layers", 96}, {"hidden", 12288}, {"heads", 96},
+                                        {"kv_heads", 96}, {"head_dim", 128}, {"intermediate", 49152},
+                                        {"vocab", 51200}, {"mlp", "plain"}}}})
+      .model;
+}
+
+ActivationLayout korthikanti_layout(double tp, bool sp, bool flash) {
+  ActivationLayout l;
+  l.tokens = 2048;  // s = 2048, b = 1
+  l.seq_len = 2048;
+  l.tp = tp;
+  l.sequence_parallel = sp;
+  l.flash_attention = flash;
+  l.dropout = true;
+  return l;
+}
+}  // namespace
+
+TEST_CASE("ZeRO paper: model states of 7.5B params on 64 GPUs", "[training]") {
+  // Rajbhandari et al. 2019, Figure 1: 120, 31.4, 16.6 and 1.9 GB for stages 0-3 (K = 12).
+  // Tolerance 0.05 GB: the paper rounds to one decimal.
+  const double psi = 7.5e9;
+  ModelStateBytes b;
+  b.weights = 2 * psi;
+  b.grads = 2 * psi;
+  b.optimizer = 12 * psi;
+  const double expected[] = {120, 31.4, 16.6, 1.9};
+  for (int stage = 0; stage <= 3; ++stage) {
+    CHECK(shard_model_states(b, stage, 64).total() / kGB == Approx(expected[stage]).margin(0.05));
+  }
+}
+
+TEST_CASE("Korthikanti et al. 2022: per-layer activations of a GPT-style layer", "[training]") {
+  const Architecture a = gpt3_175b();
+  const double s = 2048, h = 12288, heads = 96, t = 8;
+  const double sbh = s * h;
+  // Eq. 1 (no parallelism): sbh(34 + 5as/h). Exact up to rounding.
+  CHECK(layer_activation_bytes(a, korthikanti_layout(1, false, false)) ==
+        Approx(sbh * (34 + 5 * heads * s / h)).epsilon(1e-12));
+  // Eq. 2 (tensor parallel): sbh(10 + 24/t + 5as/(ht)).
+  CHECK(layer_activation_bytes(a, korthikanti_layout(t, false, false)) ==
+        Approx(sbh * (10 + 24 / t + 5 * heads * s / (h * t))).epsilon(1e-12));
+  // Eq. 4 (tensor + sequence parallel): sbh/t (34 + 5as/h).
+  CHECK(layer_activation_bytes(a, korthikanti_layout(t, true, false)) ==
+        Approx(sbh / t * (34 + 5 * heads * s / h)).epsilon(1e-12));
+  // Selective recomputation (= FlashAttention): sbh(10 + 24/t).
+  CHECK(layer_activation_bytes(a, korthikanti_layout(t, false, true)) == Approx(sbh * (10 + 24 / t)).epsilon(1e-12));
+  // Full recomputation keeps the layer input: 2sbh.
+  CHECK(checkpoint_activation_bytes(a, korthikanti_layout(t, false, false)) == Approx(2 * sbh).epsilon(1e-12));
+}
+
+TEST_CASE("DeepSpeed estimators: ZeRO-2 and ZeRO-3 model states", "[training]") {
+  // deepspeed/runtime/zero/stage_1_and_2.py estimate_zero2_model_states_mem_needs: GPU 2P + 18P/N,
+  // offload_optimizer: GPU 2P, CPU P * max(4n, 16) * 1.5 per node. stage3.py
+  // estimate_zero3_model_states_mem_needs: GPU 4 * largest_layer + 18P/N; offload optimizer:
+  // 4 * largest_layer + 2P/N, CPU 16P * 1.5 / nodes; offload both: 4 * largest_layer, CPU 18P * 1.5 / nodes.
+  // One node of 8 GPUs, fp16 mixed precision with AdamW; tolerance 1e-9 (same arithmetic).
+  const json base = {{"model", "llama-2-7b"}, {"task", "full"}, {"weights", "fp16"}, {"gpus", 8}};
+  const double p = count_params(parse_scenario(base).model).total;
+  const double n = 8;
+  const double largest = 32000.0 * 4096;  // the embedding, the largest leaf module
+  auto states = [](const MemoryEstimate& m) {
+    return m.breakdown.weights + m.breakdown.gradients + m.breakdown.optimizer;
+  };
+  auto with = [&](const json& training) { json s = base; s["training"] = training; return memory_of(s); };
+
+  CHECK(states(with({{"zero", 2}})) == Approx(2 * p + 18 * p / n).epsilon(1e-9));
+  const MemoryEstimate z2_off = with({{"zero", 2}, {"offload_optimizer", true}});
+  CHECK(states(z2_off) == Approx(2 * p).epsilon(1e-9));
+  CHECK(z2_off.host_bytes * n == Approx(p * 16 * 1.5).epsilon(1e-9));
+  CHECK(states(with({{"zero", 3}})) == Approx(4 * largest + 18 * p / n).epsilon(1e-9));
+  const MemoryEstimate z3_off = with({{"zero", 3}, {"offload_optimizer", true}});
+  CHECK(states(z3_off) == Approx(4 * largest + 2 * p / n).epsilon(1e-9));
+  CHECK(z3_off.host_bytes * n == Approx(p * 16 * 1.5).epsilon(1e-9));
+  const MemoryEstimate z3_all = with({{"zero", 3}, {"offload_optimizer", true}, {"offload_params", true}});
+  CHECK(states(z3_all) == Approx(4 * largest).epsilon(1e-9));
+  CHECK(z3_all.host_bytes * n == Approx(p * 18 * 1.5).epsilon(1e-9));
+}
+
+TEST_CASE("Bytes per parameter per engine and optimizer", "[training]") {
+  const json base = {{"model", "llama-3.1-8b"}, {"task", "full"}};
+  const double p = count_params(parse_scenario(base).model).total;
+  auto per_param = [&](json s) {
+    s.update(base);
+    const MemoryEstimate m = memory_of(s);
+    return (m.breakdown.weights + m.breakdown.gradients + m.breakdown.optimizer) / p;
+  };
+  // Megatron (theoretical_memory_usage.py): 18 B/param; with the distributed optimizer 6 + 12/DP.
+  CHECK(per_param({{"engine", "megatron"}}) == Approx(18));
+  CHECK(per_param({{"engine", "megatron"}, {"gpus", 4}, {"training", {{"zero", 1}}}}) == Approx(6 + 12.0 / 4));
+  // HF Trainer AMP: fp32 weights 4 + bf16 autocast copies 2 + fp32 grads 4 + Adam 8 (LLaMA-Factory 18).
+  CHECK(per_param({{"engine", "transformers"}}) == Approx(18));
+  // Pure bf16 (LLaMA-Factory "pure bf16"): 2 + 2 + 2 x 2 Adam states.
+  CHECK(per_param({{"engine", "transformers"}, {"training", {{"master_weights", false}}}}) == Approx(8));
+  // 8-bit AdamW: 2 bytes + an fp32 absmax per 256 values per state; SGD momentum: 4.
+  CHECK(per_param({{"engine", "transformers"}, {"training", {{"master_weights", false}, {"optimizer", "adamw-8bit"}}}}) ==
+        Approx(2 + 2 + 2 * (1 + 4.0 / 256)));
+  CHECK(per_param({{"engine", "transformers"}, {"training", {{"optimizer", "sgd"}}}}) == Approx(4 + 2 + 4 + 4));
+  // Adafactor's factored second moment is a small fraction of a parameter.
+  CHECK(per_param({{"engine", "transformers"}, {"training", {{"optimizer", "adafactor"}}}}) < 10.1);
+}
+
+TEST_CASE("LoRA adapters and the QLoRA base", "[training]") {
+  // Llama-3-8B, r = 8 on all linear layers: 20,971,520 trainable parameters (PEFT print_trainable_parameters).
+  const MemoryEstimate lora = memory_of(json{{"model", "llama-3.1-8b"}, {"task", "lora"}});
+  CHECK(lora.trainable_params == 20971520);
+  const MemoryEstimate qv = memory_of(json{{"model", "llama-3.1-8b"}, {"task", "lora"}, {"training", {{"lora_targets", "qv"}}}});
+  CHECK(qv.trainable_params == 32.0 * 8 * ((4096 + 4096) + (4096 + 1024)));
+  // QLoRA keeps embeddings and head in 16 bits (QLoRA base ~ 4.127/8 P_linear + 2 (P_emb + P_head)).
+  const MemoryEstimate qlora = memory_of(json{{"model", "llama-3.1-8b"}, {"task", "qlora"}});
+  const ParamCounts p = count_params(parse_scenario(json{{"model", "llama-3.1-8b"}}).model);
+  const double base = p.linear * 4.127 / 8 + 2 * (p.embedding + p.lm_head);
+  CHECK(qlora.breakdown.weights == Approx(base + 4 * 20971520.0 + 2 * 4096.0 * 14336).epsilon(0.002));
+  // LoRA does not remove activation memory (peft#1514): same activations as a full fine-tune.
+  const MemoryEstimate full = memory_of(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"training", {{"grad_checkpointing", "full"}}}});
+  CHECK(lora.breakdown.activations >= full.breakdown.activations);
+}
+
+TEST_CASE("Per-GPU memory never rises with more sharding, GPUs, lower precision or checkpointing", "[training]") {
+  const json base = {{"model", "llama-3.1-8b"}, {"task", "full"}, {"gpus", 8}, {"flash_attention", false}};
+  auto with = [&](const json& extra) { json s = base; s.update(extra); return memory_of(s).per_gpu_bytes; };
+  double previous = with({{"training", {{"zero", 0}}}});
+  for (int zero = 1; zero <= 3; ++zero) {
+    const double now = with({{"training", {{"zero", zero}}}});
+    CHECK(now <= previous);
+    previous = now;
+  }
+  CHECK(with({{"gpus", 16}, {"training", {{"zero", 3}}}}) <= with({{"gpus", 8}, {"training", {{"zero", 3}}}}));
+  // Storing in fewer bits: pure bf16 vs fp32 (mixed precision adds an fp32 master on purpose).
+  CHECK(with({{"weights", "bf16"}, {"training", {{"master_weights", false}}}}) < with({{"weights", "fp32"}}));
+  CHECK(memory_of(json{{"model", "llama-3.1-8b"}, {"task", "lora"}, {"weights", "int8"}}).per_gpu_bytes <
+        memory_of(json{{"model", "llama-3.1-8b"}, {"task", "lora"}}).per_gpu_bytes);
+  CHECK(memory_of(json{{"model", "llama-3.1-8b"}, {"task", "qlora"}}).per_gpu_bytes <=
+        memory_of(json{{"model", "llama-3.1-8b"}, {"task", "lora"}}).per_gpu_bytes);
+  const double none = with({{"training", {{"grad_checkpointing", "none"}}}});
+  const double selective = with({{"training", {{"grad_checkpointing", "selective"}}}});
+  const double full = with({{"training", {{"grad_checkpointing", "full"}}}});
+  CHECK(selective < none);
+  CHECK(full < selective);
+  CHECK(with({{"tp", 2}}) <= with({{"tp", 1}}));
+}
+
+TEST_CASE("Per-GPU memory rises with batch, seq_len, rank and parameters", "[training]") {
+  const json base = {{"model", "qwen2.5-7b"}, {"task", "lora"}};
+  auto with = [&](const json& extra) { json s = base; s.update(extra); return memory_of(s).per_gpu_bytes; };
+  CHECK(with({{"batch", 2}}) > with({{"batch", 1}}));
+  CHECK(with({{"seq_len", 4096}}) > with({{"seq_len", 2048}}));
+  CHECK(with({{"training", {{"lora_rank", 64}}}}) > with({{"training", {{"lora_rank", 8}}}}));
+  CHECK(with({{"model", "qwen2.5-14b"}}) > with({{"model", "qwen2.5-7b"}}));
+}
+
+TEST_CASE("Pipeline stages keep in-flight micro-batches under 1F1B", "[training]") {
+  const json base = {{"model", "llama-3.1-70b"}, {"task", "pretrain"}, {"engine", "megatron"}, {"pp", 4}, {"gpus", 4}};
+  json one = base;
+  one["training"] = {{"grad_accum", 1}};
+  json eight = base;
+  eight["training"] = {{"grad_accum", 8}};
+  // The first stage holds min(pp, micro-batches) = 4 micro-batches of its 20 layers.
+  CHECK(memory_of(eight).breakdown.activations > 3 * memory_of(one).breakdown.activations);
+}
+
+TEST_CASE("Refused and warned training combinations name their fields", "[training]") {
+  const json llama = "llama-3.1-8b";
+  CHECK(error_field(json{{"model", llama}, {"task", "lora"}, {"training", {{"lora_rank", 0}}}}) == "training.lora_rank");
+  CHECK(error_field(json{{"model", llama}, {"task", "qlora"}, {"weights", "fp32"}}) == "weights");
+  CHECK(error_field(json{{"model", llama}, {"task", "full"}, {"training", {{"offload_optimizer", true}}}}) == "training.zero");
+  CHECK(error_field(json{{"model", llama}, {"task", "full"}, {"weights", "int4"}}) == "weights");
+  const MemoryEstimate zero_pp = memory_of(json{{"model", llama}, {"task", "full"}, {"gpus", 4}, {"pp", 2}, {"training", {{"zero", 3}}}});
+  CHECK(has_warning(zero_pp, "zero_with_pipeline"));
+  CHECK(has_warning(memory_of(json{{"model", llama}, {"task", "full"}, {"training", {{"zero", 2}}}}), "zero_without_dp"));
+}
+
+TEST_CASE("Training breakdown sums to the total and logits scale with the vocabulary", "[training]") {
+  const MemoryEstimate m = memory_of(json{{"model", "qwen2.5-7b"}, {"task", "full"}, {"seq_len", 8192}});
+  CHECK(m.per_gpu_bytes == Approx(m.breakdown.total()).epsilon(1e-15));
+  CHECK(m.breakdown.kv_cache == 0);
+  // 8192 tokens x 152064 vocabulary x (2 + 4 + 4) bytes of logits and loss buffers (peers.md 7.4).
+  const Scenario s = parse_scenario(json{{"model", "qwen2.5-7b"}, {"task", "full"}, {"seq_len", 8192}});
+  CHECK(logits_bytes(s) == Approx(8192.0 * 152064 * 10));
+}
