@@ -6,7 +6,10 @@
 #include "gpusizer/catalog.h"
 #include "gpusizer/error.h"
 #include "gpusizer/estimate.h"
+#include "gpusizer/launch.h"
+#include "gpusizer/planner.h"
 #include "gpusizer/scenario.h"
+#include "gpusizer/table.h"
 #include "catalog_json.h"
 
 namespace gpusizer {
@@ -21,6 +24,9 @@ using Handler = std::function<nlohmann::json(const nlohmann::json&)>;
 const std::map<std::string, Handler>& scenario_commands() {
   static const std::map<std::string, Handler> commands = {
       {"estimate", [](const nlohmann::json& in) { return to_json(estimate(parse_scenario(in))); }},
+      {"rank", [](const nlohmann::json& in) { return rank_json(parse_scenario(in)); }},
+      {"table", [](const nlohmann::json& in) { return table_json(in); }},
+      {"launch", [](const nlohmann::json& in) { return launch_json(in); }},
   };
   return commands;
 }

@@ -28,8 +28,11 @@ Estimate estimate(const Scenario& s) {
   e.warnings.insert(e.warnings.end(), e.memory.warnings.begin(), e.memory.warnings.end());
   if (gpu) {
     e.gpu = GpuFit{gpu->id, gpu->memory_bytes, e.memory.per_gpu_bytes <= gpu->memory_bytes};
+    e.max = max_fit(s, *gpu);
     const auto caps = capability_warnings(s, *gpu);
     e.warnings.insert(e.warnings.end(), caps.begin(), caps.end());
+    e.throughput = estimate_throughput(s, *gpu);
+    e.time = job_time(s, *e.throughput);
   }
   return e;
 }
@@ -52,11 +55,8 @@ nlohmann::json to_json(const Estimate& e) {
                  {"host_bytes", e.memory.host_bytes},
                  {"kv_bytes_per_token", e.memory.kv_bytes_per_token}};
   if (e.gpu) j["gpu"] = {{"id", e.gpu->id}, {"memory_bytes", e.gpu->memory_bytes}, {"fits", e.gpu->fits}};
-  if (e.throughput) {
-    j["throughput"] = {{"prefill_tokens_per_s", e.throughput->prefill_tokens_per_s},
-                       {"decode_tokens_per_s", e.throughput->decode_tokens_per_s},
-                       {"train_tokens_per_s", e.throughput->train_tokens_per_s}};
-  }
+  if (e.max) j["max"] = {{"batch", e.max->batch}, {"seq_len", e.max->seq_len}};
+  if (e.throughput) j["throughput"] = to_json(*e.throughput);
   if (e.time) j["time"] = {{"wall_hours", e.time->wall_hours}, {"gpu_hours", e.time->gpu_hours}};
   nlohmann::json warnings = nlohmann::json::array();
   nlohmann::json details = nlohmann::json::array();

@@ -7,8 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpusizer/max_solver.h"
 #include "gpusizer/memory.h"
 #include "gpusizer/scenario.h"
+#include "gpusizer/speed.h"
 
 namespace gpusizer {
 
@@ -18,22 +20,12 @@ struct GpuFit {
   bool fits = false;        // per_gpu_bytes <= memory_bytes
 };
 
-struct Throughput {
-  double prefill_tokens_per_s = 0;  // aggregate, whole deployment
-  double decode_tokens_per_s = 0;
-  double train_tokens_per_s = 0;
-};
-
-struct JobTime {
-  double wall_hours = 0;
-  double gpu_hours = 0;
-};
-
 struct Estimate {
   std::string model_name;
   ParamCounts params;
   MemoryEstimate memory;
   std::optional<GpuFit> gpu;
+  std::optional<MaxFit> max;  // largest batch / seq_len that fit the GPU
   std::optional<Throughput> throughput;  // needs a GPU
   std::optional<JobTime> time;           // needs a GPU and training.tokens
   std::vector<Warning> warnings;

@@ -1,0 +1,201 @@
+// The `launch` command: picks the plan, applies it to the scenario, and gathers the serving or
+// training commands of launch_serving.cpp / launch_training.cpp with their notes and warnings.
+#include "gpusizer/launch.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "gpusizer/error.h"
+#include "gpusizer/planner.h"
+#include "json_reader.h"
+#include "launch_internal.h"
+
+namespace gpusizer {
+
+// Versions whose documentation (or source) the flag names were read from; docs/launch.md cites
+// the pages. A flag renamed in a later release is a bug to fix here and there.
+const char* const kVllmVersion = "vLLM 0.11";
+const char* const kSglangVersion = "SGLang 0.5";
+const char* const kSwiftVersion = "ms-swift 3.9";
+const char* const kLlamaFactoryVersion = "LLaMA-Factory 0.9.3";
+const char* const kDeepspeedVersion = "DeepSpeed 0.17";
+const char* const kTorchrunVersion = "PyTorch 2.8 torchrun";
+
+const char* const kNodeRank = "$NODE_RANK";
+const char* const kMasterAddr = "$MASTER_ADDR";
+const char* const kMasterPort = "29500";  // torchrun's and DeepSpeed's default rendezvous port
+
+namespace {
+
+constexpr int64_t kMaxPlanSize = 1000000;  // the scenario's own bound on gpus, tp and pp
+// Without a plan, a scenario's GPUs beyond one server are assumed to come as 8-GPU nodes, the
+// size of every multi-GPU training server in the catalog.
+constexpr int64_t kAssumedNodeGpus = 8;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+LaunchPlan plan_of(const Plan& p) {
+  return {p.instance->gpu_id, p.instance->instance, "ranking", p.instance->gpus, p.instances, p.gpus, p.tp, p.pp, p.zero};
+}
+
+// The ranking is sorted fitting-first, cheapest-first, so the first row of a type is its best plan.
+LaunchPlan catalog_plan(const Scenario& s, const std::string& instance) {
+  for (const Plan& p : rank_plans(s)) {
+    if (p.instance->instance == instance) return plan_of(p);
+  }
+  throw InputError("plan.instance", "no plan for instance type \"" + instance +
+                                        "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand");
+}
+
+LaunchPlan cheapest_plan(const Scenario& s) {
+  const std::vector<Plan> plans = rank_plans(s);
+  if (plans.empty() || !plans.front().fits) {
+    throw InputError("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters");
+  }
+  return plan_of(plans.front());
+}
+
+LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
+  JsonReader r(j, "plan");
+  const std::optional<std::string> gpu = r.string("gpu");
+  if (!gpu) throw InputError("plan.gpu", "is required (a catalog GPU id) unless plan.instance is given");
+  if (!find_gpu(*gpu)) throw InputError("plan.gpu", "unknown GPU id \"" + *gpu + "\"");
+  LaunchPlan p;
+  p.gpu = *gpu;
+  p.source = "explicit";
+  p.tp = r.integer("tp", 1, kMaxPlanSize).value_or(s.tp);
+  p.pp = r.integer("pp", 1, kMaxPlanSize).value_or(s.pp);
+  p.zero = static_cast<int>(r.integer("zero", 0, 3).value_or(s.training.zero));
+  p.instances = r.integer("instances", 1, kMaxPlanSize).value_or(1);
+  const int64_t wanted = std::max(s.gpus, p.tp * p.pp);
+  p.gpus_per_instance = r.integer("gpus_per_instance", 1, kMaxPlanSize).value_or(ceil_div(wanted, p.instances));
+  r.reject_unknown();
+  p.gpus = p.gpus_per_instance * p.instances;
+  return p;
+}
+
+LaunchPlan scenario_plan(const Scenario& s) {
+  LaunchPlan p{*s.gpu, "", "scenario", s.gpus, 1, s.gpus, s.tp, s.pp, s.training.zero};
+  if (s.gpus > kAssumedNodeGpus && s.gpus % kAssumedNodeGpus == 0) {
+    p.gpus_per_instance = kAssumedNodeGpus;
+    p.instances = s.gpus / kAssumedNodeGpus;
+  }
+  return p;
+}
+
+// "plan": {"instance"} picks a ranked plan (extra keys of a ranking row are ignored: they come
+// from the same ranking); otherwise an explicit layout; no plan: the scenario's gpu or the cheapest.
+LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan) {
+  if (!plan.is_null()) {
+    require_object(plan, "plan");
+    if (!plan.contains("instance")) return explicit_plan(s, plan);
+    if (!plan["instance"].is_string()) throw InputError("plan.instance", "must be a string (an instance type)");
+    return catalog_plan(s, plan["instance"].get<std::string>());
+  }
+  return s.gpu ? scenario_plan(s) : cheapest_plan(s);
+}
+
+LaunchContext make_context(const Scenario& s, const LaunchPlan& plan) {
+  LaunchContext c;
+  c.s = s;
+  c.s.gpu = plan.gpu;
+  c.s.gpus = plan.gpus;
+  c.s.tp = plan.tp;
+  c.s.pp = plan.pp;
+  c.s.training.zero = plan.zero;
+  validate_scenario(c.s);
+  c.gpu = find_gpu(plan.gpu);
+  c.plan = plan;
+  c.estimate = estimate(c.s);
+  c.fp16 = !c.gpu->supports_bf16 || c.s.weights == WeightFormat::Fp16;
+  c.model = c.s.model.hf_repo.empty() ? "/path/to/model" : c.s.model.hf_repo;
+  c.nproc_per_node = ceil_div(plan.gpus, plan.instances);
+  return c;
+}
+
+void add_plan_warnings(const LaunchContext& c, Launch& out) {
+  out.warnings = c.estimate.warnings;
+  const bool wants_bf16 = c.s.weights != WeightFormat::Fp16 && c.s.weights != WeightFormat::Fp32;
+  if (!c.gpu->supports_bf16 && wants_bf16) {
+    out.warnings.push_back({"launch_fp16", "gpu", c.gpu->name + " has no bf16: the commands use float16 (serving --dtype float16; "
+                            "training fp16 mixed precision with dynamic loss scaling, which can overflow where bf16 would not)"});
+  }
+  if (c.estimate.gpu && !c.estimate.gpu->fits) {
+    char text[160];
+    std::snprintf(text, sizeof text, "the estimate needs %.1f GiB per GPU, more than the %.1f GiB of %s: the commands will run out of memory",
+                  c.estimate.memory.per_gpu_bytes / 1073741824.0, c.gpu->memory_bytes / 1073741824.0, c.gpu->id.c_str());
+    out.warnings.push_back({"launch_does_not_fit", "plan", text});
+  }
+}
+
+}  // namespace
+
+std::string shell_command(const std::string& head, const std::vector<Flag>& flags) {
+  std::string out = head;
+  for (const Flag& f : flags) {
+    out += " \\\n  " + f.first;
+    if (!f.second.empty()) out += " " + f.second;
+  }
+  return out + "\n";
+}
+
+std::string fixed2(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
+
+std::string dtype_name(const LaunchContext& c) { return c.fp16 ? "float16" : "bfloat16"; }
+
+Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
+  const LaunchContext c = make_context(s, plan);
+  Launch out;
+  out.plan = plan;
+  out.dtype = dtype_name(c);
+  add_plan_warnings(c, out);
+  if (is_training(c.s.task)) {
+    add_training(c, out);
+  } else {
+    add_serving(c, out);
+  }
+  if (c.s.model.hf_repo.empty()) out.notes.push_back("/path/to/model stands for the model's checkpoint (an imported model has no Hugging Face id)");
+  if (plan.source == "scenario" && plan.instances > 1) {
+    out.notes.push_back("the " + std::to_string(plan.gpus) + " GPUs are assumed to be " + std::to_string(plan.instances) +
+                        " nodes of " + std::to_string(plan.gpus_per_instance) + "; give plan.gpus_per_instance to change it");
+  }
+  return out;
+}
+
+nlohmann::json launch_json(const nlohmann::json& input) {
+  require_object(input, "input");
+  // The page sends {"scenario": {...}, "plan": {...}}; the CLI a scenario with a "plan" key.
+  // "scenario" is no scenario key, so the two shapes cannot be confused.
+  nlohmann::json scenario = input.contains("scenario") ? input["scenario"] : input;
+  const nlohmann::json plan = input.contains("plan") ? input["plan"] : nlohmann::json();
+  if (scenario.is_object()) scenario.erase("plan");  // parse_scenario rejects unknown keys
+  const Scenario s = parse_scenario(scenario);
+  return to_json(make_launch(s, resolve_plan(s, plan)));
+}
+
+nlohmann::json to_json(const Launch& l) {
+  nlohmann::json commands = nlohmann::json::array();
+  for (const LaunchText& t : l.commands) {
+    nlohmann::json c = {{"tool", t.tool}, {"version_checked", t.version_checked}, {"kind", t.kind}, {"text", t.text}};
+    if (!t.filename.empty()) c["filename"] = t.filename;
+    commands.push_back(c);
+  }
+  nlohmann::json warnings = nlohmann::json::array();
+  nlohmann::json details = nlohmann::json::array();
+  for (const Warning& w : l.warnings) {
+    warnings.push_back(w.message);
+    details.push_back(to_json(w));
+  }
+  const LaunchPlan& p = l.plan;
+  nlohmann::json plan = {{"gpu", p.gpu}, {"gpus_per_instance", p.gpus_per_instance}, {"instances", p.instances},
+                         {"gpus", p.gpus}, {"tp", p.tp}, {"pp", p.pp}, {"dp", p.gpus / (p.tp * p.pp)}, {"source", p.source},
+                         {"zero", p.zero}, {"dtype", l.dtype}};
+  if (!p.instance.empty()) plan["instance"] = p.instance;
+  return {{"plan", plan}, {"commands", commands}, {"notes", l.notes}, {"warnings", warnings}, {"warning_details", details}};
+}
+
+}  // namespace gpusizer

@@ -1,0 +1,213 @@
+// Training commands and files: `swift sft`, a LLaMA-Factory YAML, a DeepSpeed ds_config.json and
+// the torchrun / deepspeed launch lines over the plan's nodes. Names checked against:
+//   ms-swift 3.9         docs Command-line-parameters (train_type, quant_method bnb, quant_bits,
+//                        bnb_4bit_quant_storage, lora_rank, target_modules, deepspeed zero0..3,
+//                        zero2_offload, zero3_offload or a file, max_length, gradient_checkpointing,
+//                        optim, max_grad_norm); examples/train/multi-node/swift (NNODES, NODE_RANK,
+//                        MASTER_ADDR, NPROC_PER_NODE)
+//   LLaMA-Factory 0.9.3  examples/train_full/llama3_full_sft.yaml, examples/train_qlora/
+//                        llama3_lora_sft_otfq.yaml (quantization_method: bitsandbytes),
+//                        examples/deepspeed/ds_z3_offload_config.json, examples/README.md
+//                        (FORCE_TORCHRUN=1 NNODES NODE_RANK MASTER_ADDR MASTER_PORT)
+//   DeepSpeed 0.17       deepspeed.ai/docs/config-json; deepspeed/launcher/runner.py (--hostfile,
+//                        --num_nodes, --num_gpus, --node_rank, --master_addr, --master_port, --no_ssh)
+//   torchrun             PyTorch torchrun docs (--nnodes, --nproc_per_node, --node_rank,
+//                        --master_addr, --master_port)
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "launch_internal.h"
+
+namespace gpusizer {
+namespace {
+
+constexpr double kGradientClipping = 1.0;  // ms-swift's and the HF Trainer's max_grad_norm default
+const char* const kDsConfig = "ds_config.json";
+const char* const kLlamaFactoryYaml = "train.yaml";
+
+int64_t global_batch(const LaunchContext& c) { return c.s.batch * c.s.training.grad_accum * c.dp(); }
+
+bool bnb_4bit(const LaunchContext& c) {
+  return c.s.task == Task::Qlora && (c.s.weights == WeightFormat::Nf4 || c.s.weights == WeightFormat::Int4);
+}
+bool lora(const LaunchContext& c) { return c.s.task == Task::Lora || c.s.task == Task::Qlora; }
+
+// Hugging Face TrainingArguments.optim names; "" for the default AdamW.
+std::string hf_optim(Optimizer o) {
+  switch (o) {
+    case Optimizer::Adamw8bit: return "adamw_bnb_8bit";
+    case Optimizer::PagedAdamw8bit: return "paged_adamw_8bit";
+    case Optimizer::Sgd: return "sgd";
+    case Optimizer::Adafactor: return "adafactor";
+    default: return "";
+  }
+}
+
+// Module names of Llama/Qwen-style checkpoints; ms-swift separates them by spaces, LLaMA-Factory by commas.
+std::string lora_modules(LoraTargets t, const char* sep) {
+  const std::string s = sep;
+  switch (t) {
+    case LoraTargets::Attention: return "q_proj" + s + "k_proj" + s + "v_proj" + s + "o_proj";
+    case LoraTargets::Qv: return "q_proj" + s + "v_proj";
+    default: return "";
+  }
+}
+
+nlohmann::ordered_json precision_block(const LaunchContext& c) {
+  if (!c.fp16) return {{"enabled", true}};
+  // Dynamic loss scaling (loss_scale 0) with DeepSpeed's documented defaults.
+  return {{"enabled", true}, {"loss_scale", 0}, {"loss_scale_window", 1000}, {"initial_scale_power", 16},
+          {"hysteresis", 2}, {"min_loss_scale", 1}};
+}
+
+std::string ds_config_text(const LaunchContext& c) {
+  nlohmann::ordered_json zero = {{"stage", c.plan.zero}};
+  const nlohmann::ordered_json cpu = {{"device", "cpu"}, {"pin_memory", true}};
+  if (c.s.training.offload_optimizer) zero["offload_optimizer"] = cpu;
+  if (c.s.training.offload_params) zero["offload_param"] = cpu;
+  zero["overlap_comm"] = true;
+  zero["contiguous_gradients"] = true;
+  if (c.plan.zero == 3) zero["stage3_gather_16bit_weights_on_model_save"] = true;  // a loadable checkpoint
+  nlohmann::ordered_json j = {{"train_batch_size", global_batch(c)},
+                              {"train_micro_batch_size_per_gpu", c.s.batch},
+                              {"gradient_accumulation_steps", c.s.training.grad_accum},
+                              {"gradient_clipping", kGradientClipping},
+                              {"zero_allow_untested_optimizer", true}};  // the HF Trainer's optimizer, not DeepSpeed's
+  j[c.fp16 ? "fp16" : "bf16"] = precision_block(c);
+  j["zero_optimization"] = zero;
+  return j.dump(2) + "\n";
+}
+
+// ms-swift's built-in configs when one matches the plan exactly; else the generated file.
+std::string swift_deepspeed(const LaunchContext& c) {
+  const bool opt = c.s.training.offload_optimizer, par = c.s.training.offload_params;
+  if (!opt && !par) return "zero" + std::to_string(c.plan.zero);
+  if (c.plan.zero == 2 && opt && !par) return "zero2_offload";
+  if (c.plan.zero == 3 && opt && par) return "zero3_offload";
+  return kDsConfig;
+}
+
+// NNODES=... NPROC_PER_NODE=... prefixes read by ms-swift and LLaMA-Factory.
+std::string node_env(const LaunchContext& c) {
+  std::string env;
+  if (c.nproc_per_node < c.plan.gpus_per_instance) {
+    env += "CUDA_VISIBLE_DEVICES=";
+    for (int64_t i = 0; i < c.nproc_per_node; ++i) env += (i ? "," : "") + std::to_string(i);
+    env += " ";
+  }
+  if (c.multi_node()) {
+    env += "NNODES=" + std::to_string(c.plan.instances) + " NODE_RANK=" + kNodeRank + " MASTER_ADDR=" + kMasterAddr +
+           " MASTER_PORT=" + kMasterPort + " ";
+  }
+  return env;
+}
+
+void add_swift_sft(const LaunchContext& c, Launch& out) {
+  std::vector<Flag> f = {{"--model", c.model}, {"--train_type", lora(c) ? "lora" : "full"}, {"--torch_dtype", dtype_name(c)}};
+  if (bnb_4bit(c)) {
+    f.push_back({"--quant_method", "bnb"});
+    f.push_back({"--quant_bits", "4"});
+    // QLoRA under ZeRO-3 shards the 4-bit weights only when they are stored in the compute dtype.
+    if (c.plan.zero == 3) f.push_back({"--bnb_4bit_quant_storage", dtype_name(c)});
+  }
+  if (lora(c)) {
+    f.push_back({"--lora_rank", std::to_string(c.s.training.lora_rank)});
+    const std::string modules = lora_modules(c.s.training.lora_targets, " ");
+    f.push_back({"--target_modules", modules.empty() ? "all-linear" : modules});
+  }
+  if (c.plan.zero > 0) f.push_back({"--deepspeed", swift_deepspeed(c)});
+  f.push_back({"--max_length", std::to_string(c.s.seq_len)});
+  f.push_back({"--per_device_train_batch_size", std::to_string(c.s.batch)});
+  f.push_back({"--gradient_accumulation_steps", std::to_string(c.s.training.grad_accum)});
+  f.push_back({"--gradient_checkpointing", c.s.training.grad_checkpointing == Checkpointing::None ? "false" : "true"});
+  if (!hf_optim(c.s.training.optimizer).empty()) f.push_back({"--optim", hf_optim(c.s.training.optimizer)});
+  f.push_back({"--max_grad_norm", "1.0"});
+  f.push_back({"--dataset", "/path/to/train.jsonl"});
+  f.push_back({"--output_dir", "output"});
+  const std::string head = node_env(c) + "NPROC_PER_NODE=" + std::to_string(c.nproc_per_node) + " \\\nswift " +
+                           (c.s.task == Task::Pretrain ? "pt" : "sft");
+  out.commands.push_back({"ms-swift", kSwiftVersion, "shell", "", shell_command(head, f)});
+}
+
+std::string llamafactory_yaml(const LaunchContext& c) {
+  std::string y = "### model\nmodel_name_or_path: " + c.model + "\n";
+  if (bnb_4bit(c)) y += "quantization_bit: 4\nquantization_method: bitsandbytes\n";
+  y += "\n### method\nstage: " + std::string(c.s.task == Task::Pretrain ? "pt" : "sft") + "\ndo_train: true\n";
+  y += "finetuning_type: " + std::string(lora(c) ? "lora" : "full") + "\n";
+  if (lora(c)) {
+    const std::string modules = lora_modules(c.s.training.lora_targets, ",");
+    y += "lora_rank: " + std::to_string(c.s.training.lora_rank) + "\nlora_target: " + (modules.empty() ? "all" : modules) + "\n";
+  }
+  if (c.plan.zero > 0) y += "deepspeed: " + std::string(kDsConfig) + "\n";
+  y += "\n### dataset\ndataset: my_dataset\ntemplate: default\ncutoff_len: " + std::to_string(c.s.seq_len) + "\n";
+  y += "\n### output\noutput_dir: saves/run\n";
+  y += "\n### train\nper_device_train_batch_size: " + std::to_string(c.s.batch) +
+       "\ngradient_accumulation_steps: " + std::to_string(c.s.training.grad_accum) + "\n";
+  if (!hf_optim(c.s.training.optimizer).empty()) y += "optim: " + hf_optim(c.s.training.optimizer) + "\n";
+  y += "max_grad_norm: 1.0\n" + std::string(c.fp16 ? "fp16" : "bf16") + ": true\n";
+  y += "disable_gradient_checkpointing: " + std::string(c.s.training.grad_checkpointing == Checkpointing::None ? "true" : "false") + "\n";
+  return y;
+}
+
+void add_llamafactory(const LaunchContext& c, Launch& out) {
+  out.commands.push_back({"llama-factory", kLlamaFactoryVersion, "yaml", kLlamaFactoryYaml, llamafactory_yaml(c)});
+  const std::string head = node_env(c) + "FORCE_TORCHRUN=1 llamafactory-cli train " + kLlamaFactoryYaml;
+  out.commands.push_back({"llama-factory", kLlamaFactoryVersion, "shell", "", head + "\n"});
+}
+
+// The generic launchers, for a Hugging Face Trainer script of one's own (train.py).
+void add_launchers(const LaunchContext& c, Launch& out) {
+  const std::vector<Flag> script = {{"train.py", ""}, {"--deepspeed", kDsConfig}};
+  std::vector<Flag> t = {{"--nnodes", std::to_string(c.plan.instances)}, {"--nproc_per_node", std::to_string(c.nproc_per_node)}};
+  std::vector<Flag> d;
+  if (c.multi_node()) {
+    t.insert(t.end(), {{"--node_rank", kNodeRank}, {"--master_addr", kMasterAddr}, {"--master_port", kMasterPort}});
+    d = {{"--hostfile", "hostfile"}, {"--num_nodes", std::to_string(c.plan.instances)}, {"--num_gpus", std::to_string(c.nproc_per_node)},
+         {"--node_rank", kNodeRank}, {"--master_addr", kMasterAddr}, {"--master_port", kMasterPort}, {"--no_ssh", ""}};
+  } else {
+    d = {{"--num_gpus", std::to_string(c.nproc_per_node)}};
+  }
+  t.insert(t.end(), script.begin(), script.end());
+  d.insert(d.end(), script.begin(), script.end());
+  out.commands.push_back({"torchrun", kTorchrunVersion, "shell", "", shell_command("torchrun", t)});
+  out.commands.push_back({"deepspeed", kDeepspeedVersion, "shell", "", shell_command("deepspeed", d)});
+}
+
+void add_training_notes(const LaunchContext& c, Launch& out) {
+  const Training& t = c.s.training;
+  out.notes.push_back("global batch = " + std::to_string(c.s.batch) + " per GPU x " + std::to_string(t.grad_accum) + " accumulation x " +
+                      std::to_string(c.dp()) + " data-parallel ranks = " + std::to_string(global_batch(c)) + " samples of up to " +
+                      std::to_string(c.s.seq_len) + " tokens");
+  if (c.plan.tp > 1 || c.plan.pp > 1) {
+    out.warnings.push_back({"launch_parallelism_unsupported", "plan", "ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO train data-parallel "
+                            "only: tp " + std::to_string(c.plan.tp) + " and pp " + std::to_string(c.plan.pp) + " cannot be expressed, and "
+                            "DeepSpeed checks train_batch_size against all " + std::to_string(c.plan.gpus) + " GPUs; use Megatron-SWIFT "
+                            "(megatron sft) for tensor/pipeline-parallel training"});
+  }
+  if (!t.master_weights) out.notes.push_back("pure 16-bit training (training.master_weights false) cannot be expressed: the HF Trainer and DeepSpeed keep an fp32 master copy, more memory than estimated");
+  if (t.grad_checkpointing == Checkpointing::Selective) out.notes.push_back("selective checkpointing cannot be expressed in ms-swift or LLaMA-Factory: the commands checkpoint every layer");
+  if (t.lora_targets != LoraTargets::AllLinear && lora(c)) out.notes.push_back("LoRA module names are those of Llama/Qwen checkpoints (q_proj, v_proj, ...); other families name them differently");
+  if (c.s.task == Task::Qlora && !bnb_4bit(c)) out.notes.push_back("QLoRA on a GPTQ/AWQ checkpoint: point --model at it; no bitsandbytes flags are needed");
+  if (c.plan.zero == 3 && bnb_4bit(c)) out.notes.push_back("LLaMA-Factory sets the 4-bit storage dtype for ZeRO-3 itself; ms-swift gets --bnb_4bit_quant_storage");
+  if (c.s.engine == Engine::Fsdp) out.notes.push_back("engine fsdp: the commands use DeepSpeed ZeRO-" + std::to_string(c.plan.zero) + " (FSDP FULL_SHARD corresponds to ZeRO-3)");
+  if (c.s.engine == Engine::Megatron) out.notes.push_back("engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest equivalent");
+  out.notes.push_back("/path/to/train.jsonl, my_dataset and template default are placeholders: set your dataset and the model's chat template");
+  out.notes.push_back("train.py stands for your own Hugging Face Trainer script that takes --deepspeed; ms-swift and LLaMA-Factory launch their own");
+  if (c.multi_node()) {
+    out.notes.push_back("on every node set NODE_RANK (0 to " + std::to_string(c.plan.instances - 1) + ") and MASTER_ADDR (node 0's address); "
+                        "the deepspeed hostfile lists one line per node: <address> slots=" + std::to_string(c.nproc_per_node));
+  }
+}
+
+}  // namespace
+
+void add_training(const LaunchContext& c, Launch& out) {
+  add_swift_sft(c, out);
+  add_llamafactory(c, out);
+  out.commands.push_back({"deepspeed", kDeepspeedVersion, "json", kDsConfig, ds_config_text(c)});
+  add_launchers(c, out);
+  add_training_notes(c, out);
+}
+
+}  // namespace gpusizer

@@ -1,0 +1,293 @@
+// Roofline per phase. Prefill and training are bound by tensor-core FLOP/s, decode by reading the
+// weights and the KV cache every step; tensor parallelism adds all-reduces, pipelines add bubbles,
+// and engines add host time per step. docs/speed.md derives each term.
+#include "gpusizer/speed.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpusizer/precision.h"
+
+namespace gpusizer {
+namespace {
+
+constexpr double kTera = 1e12;
+constexpr double kActivationBytes = 2;  // bf16/fp16 activations cross the TP all-reduces
+
+// Per small all-reduce (a decode step's hidden vector): 20 us, fitted to the Qwen2.5 vLLM 0.6.3
+// cases with TP = 2 and 4 on A100-SXM (72B: 160 all-reduces per step explain 3-5 ms).
+constexpr double kAllReduceLatencyS = 20e-6;
+
+// Weight-only quantised GEMV kernels (Marlin GPTQ/AWQ, bnb) reach 0.9 of the 16-bit kernels'
+// bandwidth share: fit over the GPTQ/AWQ int4/int8 cases of the Qwen2.5 vLLM benchmark.
+constexpr double kDequantBandwidthShare = 0.9;
+
+struct ServingProfile {
+  Engine engine;
+  double bandwidth;      // share of peak HBM/GDDR bandwidth while decoding
+  double compute;        // share of peak tensor FLOP/s in prefill
+  double step_s;         // host time per decode step
+  double layer_s;        // host launch time per layer per step
+};
+
+constexpr ServingProfile kServing[] = {
+    // vLLM 0.6.3, A100-SXM 80GB, Qwen2.5 0.5B-72B at batch 1 (Qwen2.5 speed benchmark, 147 cases):
+    // least-squares fit of step = 3 ms + bytes / (0.75 x 2039 GB/s), prefill at 0.5 of peak.
+    {Engine::Vllm, 0.75, 0.5, 3e-3, 0},
+    // SGLang: same kernel class (FlashInfer, cuBLAS), host work overlapped with the GPU
+    // ("zero-overhead batch scheduler", SGLang v0.4 release blog, Dec 2024): 1 ms left per step.
+    {Engine::Sglang, 0.75, 0.5, 1e-3, 0},
+    // LMDeploy TurboMind: C++ engine without a Python scheduler loop (InternLM/lmdeploy README,
+    // "up to 1.8x higher request throughput than vLLM"): 1 ms per step, vLLM's kernels' bandwidth.
+    {Engine::Lmdeploy, 0.75, 0.5, 1e-3, 0},
+    // TensorRT-LLM: C++ executor with CUDA graphs and fused kernels (NVIDIA TensorRT-LLM docs,
+    // performance overview): 1 ms per step, prefill 0.55 (fused attention and GEMM epilogues).
+    {Engine::TensorrtLlm, 0.75, 0.55, 1e-3, 0},
+    // transformers 4.46 generate, A100, Qwen2.5 0.5B-32B at batch 1 (Qwen2.5 speed benchmark):
+    // step = 0.88 ms x layers for every size (24 to 64 layers): eager kernel launches from Python.
+    {Engine::Transformers, 0.75, 0.5, 0, 0.88e-3},
+    // llama.cpp CUDA, llama-bench (ggml-org/llama.cpp PR #4766): tg128 7B F16 on RTX 3090
+    // 48.5 t/s = 13.5 GB / (0.8 x 936 GB/s) + 2 ms; pp512 4185 t/s = 0.79 of 71 TFLOP/s, Q4_0 0.65.
+    {Engine::LlamaCpp, 0.8, 0.7, 2e-3, 0},
+};
+
+bool is_hopper_class(const Gpu& gpu) {
+  return gpu.arch == "hopper" || gpu.arch == "blackwell" || gpu.arch == "cdna3";
+}
+
+// Training efficiency on executed FLOPs (model FLOPs + recomputation).
+double training_efficiency(Engine engine, const Gpu& gpu) {
+  // Megatron-LM 8.3B on one V100: 39 TFLOP/s = 30 % of 125 (Shoeybi et al. 2019, section 5.1);
+  // Turing has the same fp16 tensor-core generation.
+  if (gpu.arch == "volta" || gpu.arch == "turing") return 0.30;
+  if (engine == Engine::Megatron) {
+    // H100: "up to 47 % MFU" (NVIDIA/Megatron-LM README); A100: 44-52 % of peak, 1.7B-1T
+    // (Narayanan et al. 2021, Table 1; their FLOPs include the recomputation).
+    return is_hopper_class(gpu) ? 0.47 : 0.46;
+  }
+  // FSDP FULL_SHARD (ZeRO-3 equivalent), mosaicml/llm-foundry benchmarking README: H100 BF16
+  // 36-46 % MFU at 2k-8k tokens (Llama 3 paper: 38-43 % on H100); A100 80GB 48-56 % for 13B-70B.
+  return is_hopper_class(gpu) ? 0.40 : 0.48;
+}
+
+ServingProfile serving_profile(Engine engine) {
+  for (const ServingProfile& p : kServing) {
+    if (p.engine == engine) return p;
+  }
+  return kServing[0];
+}
+
+bool dequantises(WeightFormat f) {
+  return is_quantized(f) && f != WeightFormat::Fp8 && f != WeightFormat::Int8 && !is_gguf(f);
+}
+
+}  // namespace
+
+ModelCosts model_costs(const Scenario& s) {
+  const Architecture& a = s.model;
+  const ParamCounts p = count_params(a);
+  const WeightBytes w = weight_bytes(a, s.weights);
+  double expert_weights = 0;
+  for (const LinearModule& m : linear_modules(a)) {
+    if (m.group == "experts") expert_weights += static_cast<double>(m.in * m.out * m.count);
+  }
+  const double expert_share = p.linear > 0 ? expert_weights / p.linear : 0;
+  ModelCosts c;
+  c.expert_bytes = w.linear * expert_share;
+  c.dense_bytes = w.linear - c.expert_bytes + w.other + (a.tied_embeddings ? w.embedding : w.lm_head);
+  c.head_flops = 2.0 * static_cast<double>(a.vocab) * static_cast<double>(a.hidden);
+  c.matmul_flops = 2 * p.linear_active + c.head_flops;
+  // MLA attends over the latent (kv_lora_rank + rope dims) with absorbed projections (DeepSeek-V2, 2.1.2).
+  const double head_width = a.mla.kv_lora_rank > 0
+                                ? static_cast<double>(a.mla.kv_lora_rank + a.mla.qk_rope_head_dim)
+                                : static_cast<double>(a.head_dim);
+  c.attn_width = static_cast<double>(a.heads) * head_width;
+  c.kv_bytes_per_token = kv_bytes_per_token(a, s.kv_cache);
+  return c;
+}
+
+namespace {
+
+// Share of routed experts a step touches: each of `tokens` tokens picks k of E experts, so an
+// expert stays idle with probability (1 - k/E)^tokens (uniform routing).
+double experts_touched(const Architecture& a, double tokens) {
+  if (a.experts == 0) return 0;
+  const double pick = static_cast<double>(a.experts_per_token) / static_cast<double>(a.experts);
+  return 1 - std::pow(1 - pick, tokens);
+}
+
+// Per-GPU share of the KV cache: heads split across TP (replicated when fewer than ranks);
+// MLA's latent cache is whole on every rank (memory_inference.cpp does the same).
+double kv_share_per_gpu(const Scenario& s) {
+  if (s.model.mla.kv_lora_rank > 0) return 1;
+  const double kv = static_cast<double>(s.model.kv_heads);
+  return std::ceil(kv / static_cast<double>(s.tp)) / kv;
+}
+
+// Ring all-reduce (peers.md 4.6): 2 (t-1)/t x bytes over one direction of the GPU's link,
+// NVLink where the card has it, else PCIe; plus a fixed latency.
+double allreduce_s(double bytes, int64_t tp, const Gpu& gpu) {
+  if (tp <= 1) return 0;
+  const double link = gpu.interconnect_bytes_per_s > 0 ? gpu.interconnect_bytes_per_s : gpu.pcie_bytes_per_s;
+  const double t = static_cast<double>(tp);
+  return kAllReduceLatencyS + 2 * (t - 1) / t * bytes / (link / 2);
+}
+
+}  // namespace
+
+double peak_flops(const Gpu& gpu, WeightFormat f) {
+  const double half = gpu.bf16_tflops > 0 ? gpu.bf16_tflops : gpu.fp16_tflops;
+  double tflops = half;
+  if (f == WeightFormat::Fp16) tflops = gpu.fp16_tflops;
+  if (f == WeightFormat::Fp32) tflops = gpu.fp32_tflops;
+  if (f == WeightFormat::Fp8 && gpu.fp8_tflops > 0) tflops = gpu.fp8_tflops;
+  if (f == WeightFormat::Int8 && gpu.int8_tops > 0) tflops = gpu.int8_tops;
+  return tflops * kTera;
+}
+
+EngineEfficiency engine_efficiency(const Scenario& s, const Gpu& gpu) {
+  EngineEfficiency e;
+  if (is_training(s.task)) {
+    e.compute = training_efficiency(s.engine, gpu);
+  } else {
+    const ServingProfile p = serving_profile(s.engine);
+    e.compute = p.compute;
+    e.bandwidth = p.bandwidth * (dequantises(s.weights) ? kDequantBandwidthShare : 1);
+    e.step_overhead_s = p.step_s;
+    e.layer_overhead_s = p.layer_s;
+  }
+  if (s.efficiency.mfu) e.compute = *s.efficiency.mfu;
+  if (s.efficiency.bandwidth) e.bandwidth = *s.efficiency.bandwidth;
+  return e;
+}
+
+double training_flops_per_token(const Scenario& s) { return training_flops_per_token(s, model_costs(s)); }
+
+double training_flops_per_token(const Scenario& s, const ModelCosts& c) {
+  const Architecture& a = s.model;
+  // Attention scores and values: 4 x layers x seq x width per token forward, the convention of
+  // Narayanan et al. 2021 eq. 3 / Korthikanti et al. 2022 App. A (12 x L x h x s fwd + bwd).
+  const double attn_fwd = 4 * static_cast<double>(a.layers) * static_cast<double>(s.seq_len) * c.attn_width;
+  const double fwd = c.matmul_flops + attn_fwd;
+  // Backward: gradients of activations (2 x 2N) and of weights (2N); a frozen LoRA base needs
+  // only the former (adapter FLOPs are rank/hidden of that: neglected).
+  const bool frozen = s.task == Task::Lora || s.task == Task::Qlora;
+  const double bwd = (frozen ? 1 : 2) * c.matmul_flops + 2 * attn_fwd;
+  double recompute = 0;
+  if (s.training.grad_checkpointing == Checkpointing::Full) recompute = fwd;  // one more forward
+  if (s.training.grad_checkpointing == Checkpointing::Selective) recompute = attn_fwd;  // Korthikanti 4.2
+  return fwd + bwd + recompute;
+}
+
+namespace {
+
+// One decode step of one replica: every sequence of the batch gets a token.
+double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,
+                     double context) {
+  const Architecture& a = s.model;
+  const double tp = static_cast<double>(s.tp), pp = static_cast<double>(s.pp);
+  const double batch = static_cast<double>(s.batch);
+  // The batch is split into micro-batches that fill the pipeline (vLLM/SGLang pipeline parallel).
+  const double micro = std::min(batch, pp);
+  const double tokens = batch / micro;
+  const double weights = (c.dense_bytes + c.expert_bytes * experts_touched(a, tokens)) / (tp * pp);
+  const double kv = c.kv_bytes_per_token * kv_share_per_gpu(s) * context * tokens / pp;
+  const double flops = tokens * (c.matmul_flops + 4 * static_cast<double>(a.layers) * context * c.attn_width) / (tp * pp);
+  const double memory_s = (weights + kv) / (gpu.bandwidth_bytes_per_s * e.bandwidth);
+  const double compute_s = flops / (peak_flops(gpu, s.weights) * e.compute);
+  const double stage_layers = static_cast<double>(a.layers) / pp;
+  const double comm_s = 2 * stage_layers * allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, gpu);
+  const double device_s = std::max(memory_s, compute_s) + comm_s;
+  const double host_s = e.layer_overhead_s * stage_layers;
+  // A token crosses all pp stages; with `micro` <= pp micro-batches in flight a round takes pp stage times.
+  return pp * std::max(device_s, host_s) + e.step_overhead_s;
+}
+
+// Prefill of one batch of prompts on one replica; chunked prefill keeps the pipeline stages busy.
+double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e) {
+  const Architecture& a = s.model;
+  const double batch = static_cast<double>(s.batch);
+  const double prompt = static_cast<double>(std::max<int64_t>(s.prompt_tokens, 1));
+  const double tokens = batch * prompt;
+  const double gpus = static_cast<double>(s.tp * s.pp);
+  // Logits only for each sequence's last position; causal attention: half the score matrix.
+  const double linear = tokens * (c.matmul_flops - c.head_flops) + batch * c.head_flops;
+  const double attention = batch * 2 * static_cast<double>(a.layers) * prompt * prompt * c.attn_width;
+  const double compute_s = (linear + attention) / (gpus * peak_flops(gpu, s.weights) * e.compute);
+  const double weights = c.dense_bytes + c.expert_bytes * experts_touched(a, tokens);
+  const double memory_s = weights / (gpus * gpu.bandwidth_bytes_per_s * e.bandwidth);
+  const double comm_s = 2 * static_cast<double>(a.layers) *
+                        allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, gpu);
+  const double host_s = e.layer_overhead_s * static_cast<double>(a.layers) + e.step_overhead_s;
+  return std::max(compute_s, memory_s) + comm_s + host_s;
+}
+
+Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e) {
+  const double dp = static_cast<double>(s.dp());
+  const double batch = static_cast<double>(s.batch);
+  Throughput t;
+  t.bandwidth_utilization = e.bandwidth;
+  t.time_to_first_token_s = prefill_s(s, gpu, c, e);
+  t.prefill_tokens_per_s = dp * batch * static_cast<double>(s.prompt_tokens) / t.time_to_first_token_s;
+  if (s.output_tokens == 0 || s.model.encoder) return t;
+  const double output = static_cast<double>(s.output_tokens);
+  // Steady decoding at the mean context over the output: prompt + output / 2.
+  const double step_s = decode_step_s(s, gpu, c, e, static_cast<double>(s.prompt_tokens) + output / 2);
+  t.decode_tokens_per_s = dp * batch / step_s;
+  t.generation_tokens_per_s = dp * batch * output / (t.time_to_first_token_s + output * step_s);
+  return t;
+}
+
+// Training: executed FLOPs at the achieved share of peak, TP all-reduces that Megatron does not
+// overlap, and the 1F1B pipeline bubble (p - 1) / m of m micro-batches (Narayanan et al. 2021, eq. 1).
+Throughput training_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e) {
+  const Architecture& a = s.model;
+  const double step_tokens = static_cast<double>(s.batch * s.seq_len * s.training.grad_accum);
+  const double gpus_per_replica = static_cast<double>(s.tp * s.pp);
+  const double compute_s = step_tokens * training_flops_per_token(s, c) / (gpus_per_replica * peak_flops(gpu, s.weights) * e.compute);
+  // Two all-reduces per layer per pass (Megatron TP): forward, backward, and a recomputed forward.
+  const double passes = s.training.grad_checkpointing == Checkpointing::Full ? 3 : 2;
+  const double stage_layers = static_cast<double>(a.layers) / static_cast<double>(s.pp);
+  const double comm_s = passes * 2 * stage_layers * static_cast<double>(s.training.grad_accum) *
+                        allreduce_s(static_cast<double>(s.batch * s.seq_len * a.hidden) * kActivationBytes, s.tp, gpu);
+  // Megatron interleaves virtual stages (down to one layer each): bubble (p - 1) / (v m), eq. 2 ibid.
+  const double chunks = s.engine == Engine::Megatron ? std::floor(stage_layers) : 1;
+  const double micro = static_cast<double>(s.training.grad_accum);
+  const double bubble = 1 + (static_cast<double>(s.pp) - 1) / (chunks * micro);
+  Throughput t;
+  t.flops_utilization = e.compute;
+  t.train_tokens_per_s = static_cast<double>(s.dp()) * step_tokens / ((compute_s + comm_s) * bubble);
+  return t;
+}
+
+}  // namespace
+
+Throughput estimate_throughput(const Scenario& s, const Gpu& gpu) { return estimate_throughput(s, gpu, model_costs(s)); }
+
+Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c) {
+  const EngineEfficiency e = engine_efficiency(s, gpu);
+  return is_training(s.task) ? training_throughput(s, gpu, c, e) : serving_throughput(s, gpu, c, e);
+}
+
+std::optional<JobTime> job_time(const Scenario& s, const Throughput& t) {
+  if (!is_training(s.task) || !s.training.tokens || t.train_tokens_per_s <= 0) return std::nullopt;
+  JobTime j;
+  j.wall_hours = *s.training.tokens / t.train_tokens_per_s / 3600;
+  j.gpu_hours = j.wall_hours * static_cast<double>(s.gpus);
+  return j;
+}
+
+nlohmann::json to_json(const Throughput& t) {
+  const std::pair<const char*, double> keys[] = {
+      {"prefill_tokens_per_s", t.prefill_tokens_per_s},   {"decode_tokens_per_s", t.decode_tokens_per_s},
+      {"train_tokens_per_s", t.train_tokens_per_s},       {"generation_tokens_per_s", t.generation_tokens_per_s},
+      {"time_to_first_token_s", t.time_to_first_token_s}, {"flops_utilization", t.flops_utilization},
+      {"bandwidth_utilization", t.bandwidth_utilization}};
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [key, value] : keys) {
+    if (value > 0) j[key] = value;
+  }
+  return j;
+}
+
+}  // namespace gpusizer
