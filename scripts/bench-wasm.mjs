@@ -1,12 +1,13 @@
 // Times `rank` over the whole catalog and the full `table` in the shipped wasm module
-// (build/wasm/gpusizer_single.mjs): the page recomputes the table on every keystroke.
+// (dist/gpusizer.mjs with dist/gpusizer.wasm, after scripts/build).
 // Usage: node scripts/bench-wasm.mjs [iterations]
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { default: createGpusizer } = await import(path.join(root, 'build/wasm/gpusizer_single.mjs'));
-const gpusizer = await createGpusizer();
+const { readFile } = await import('node:fs/promises');
+const { default: createGpusizer } = await import(path.join(root, 'dist/gpusizer.mjs'));
+const gpusizer = await createGpusizer({ wasmBinary: new Uint8Array(await readFile(path.join(root, 'dist/gpusizer.wasm'))) });
 const iterations = Number(process.argv[2] ?? 20);
 
 const cases = [

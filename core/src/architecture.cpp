@@ -3,12 +3,13 @@
 // The counting formulas reproduce shared/reference/facts_models.md ("Formulas used for computed
 // params") exactly for every preset.
 #include "gpusizer/architecture.h"
+#include "format.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -54,28 +55,36 @@ std::vector<LinearModule> attention_modules(const Architecture& a) {
           {"o", "attention", q, h, 1, 1}};
 }
 
-// One MLP of `width`: gated (gate, up, down) or plain (up, down); names start with `prefix`.
-void add_mlp(const Architecture& a, const std::string& prefix, const std::string& group, int64_t width,
+// The names of one MLP's matrices: plain, routed-expert or shared-expert copies.
+struct MlpNames {
+  std::string_view gate, up, down;
+};
+constexpr MlpNames kDenseNames = {"gate", "up", "down"};
+constexpr MlpNames kExpertNames = {"expert_gate", "expert_up", "expert_down"};
+constexpr MlpNames kSharedNames = {"shared_gate", "shared_up", "shared_down"};
+
+// One MLP of `width`: gated (gate, up, down) or plain (up, down).
+void add_mlp(const Architecture& a, const MlpNames& names, std::string_view group, int64_t width,
              int64_t count, int64_t active, std::vector<LinearModule>* out) {
-  if (a.mlp == MlpKind::Gated) out->push_back({prefix + "gate", group, a.hidden, width, count, active});
-  out->push_back({prefix + "up", group, a.hidden, width, count, active});
-  out->push_back({prefix + "down", group, width, a.hidden, count, active});
+  if (a.mlp == MlpKind::Gated) out->push_back({names.gate, group, a.hidden, width, count, active});
+  out->push_back({names.up, group, a.hidden, width, count, active});
+  out->push_back({names.down, group, width, a.hidden, count, active});
 }
 
 std::vector<LinearModule> dense_mlp_modules(const Architecture& a) {
   std::vector<LinearModule> out;
-  add_mlp(a, "", "mlp", a.intermediate, 1, 1, &out);
+  add_mlp(a, kDenseNames, "mlp", a.intermediate, 1, 1, &out);
   return out;
 }
 
 // One MoE layer: router, routed experts (top-k active), shared experts (always active).
 std::vector<LinearModule> moe_modules(const Architecture& a) {
   std::vector<LinearModule> out = {{"router", "router", a.hidden, a.experts, 1, 1}};
-  add_mlp(a, "expert_", "experts", a.expert_intermediate, a.experts, a.experts_per_token, &out);
+  add_mlp(a, kExpertNames, "experts", a.expert_intermediate, a.experts, a.experts_per_token, &out);
   if (a.shared_experts > 0) {
     const int64_t width =
         a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate;
-    add_mlp(a, "shared_", "mlp", width, a.shared_experts, a.shared_experts, &out);
+    add_mlp(a, kSharedNames, "mlp", width, a.shared_experts, a.shared_experts, &out);
   }
   if (a.shared_expert_gate) out.push_back({"shared_expert_gate", "router", a.hidden, 1, 1, 1});
   return out;
@@ -206,17 +215,16 @@ Architecture fit_hidden(int64_t hidden, double params) {
   return llama_like(hidden, static_cast<int64_t>(layers), intermediate, params);
 }
 
-}  // namespace
-
-std::vector<LinearModule> linear_modules(const Architecture& arch) {
+std::vector<LinearModule> build_linear_modules(const Architecture& arch) {
   std::vector<LinearModule> out;
+  out.reserve(16);  // at most 4 attention + 3 dense + 8 MoE kinds: one allocation per call
   append(attention_modules(arch), arch.layers, &out);
   if (dense_mlp_layers(arch) > 0) append(dense_mlp_modules(arch), dense_mlp_layers(arch), &out);
   if (moe_layers(arch) > 0) append(moe_modules(arch), moe_layers(arch), &out);
   return out;
 }
 
-ParamCounts count_params(const Architecture& arch) {
+ParamCounts build_param_counts(const Architecture& arch) {
   const std::vector<LinearModule> modules = linear_modules(arch);
   const double h = static_cast<double>(arch.hidden);
   ParamCounts p;
@@ -232,6 +240,45 @@ ParamCounts count_params(const Architecture& arch) {
   p.per_layer_linear_max = per_layer_linear_max(arch);
   return p;
 }
+
+auto shape_tie(const Architecture& a) {
+  return std::tie(a.layers, a.hidden, a.heads, a.kv_heads, a.head_dim, a.intermediate, a.vocab,
+                  a.tied_embeddings, a.mlp, a.mlp_bias, a.norm, a.norms_per_layer, a.qk_norm, a.attn_bias,
+                  a.final_norm, a.learned_positions, a.type_vocab, a.pooler, a.embedding_norm, a.encoder,
+                  a.experts, a.experts_per_token, a.shared_experts, a.expert_intermediate,
+                  a.shared_expert_intermediate, a.dense_layers, a.router_bias, a.shared_expert_gate,
+                  a.mla.q_lora_rank, a.mla.kv_lora_rank, a.mla.qk_nope_head_dim, a.mla.qk_rope_head_dim,
+                  a.mla.v_head_dim, a.sliding_window, a.sliding_window_layers, a.max_positions);
+}
+
+}  // namespace
+
+bool same_shape(const Architecture& a, const Architecture& b) { return shape_tie(a) == shape_tie(b); }
+
+std::vector<LinearModule> linear_modules(const Architecture& arch) {
+  thread_local Architecture last;
+  thread_local std::vector<LinearModule> modules;
+  thread_local bool valid = false;
+  if (!valid || !same_shape(arch, last)) {
+    modules = build_linear_modules(arch);
+    last = arch;
+    valid = true;
+  }
+  return modules;
+}
+
+ParamCounts count_params(const Architecture& arch) {
+  thread_local Architecture last;
+  thread_local ParamCounts counts;
+  thread_local bool valid = false;
+  if (!valid || !same_shape(arch, last)) {
+    counts = build_param_counts(arch);
+    last = arch;
+    valid = true;
+  }
+  return counts;
+}
+
 
 void validate_architecture(const Architecture& a, const std::string& field) {
   check_range(field, "layers", a.layers, 1, kMaxArchSize);
@@ -287,10 +334,8 @@ Architecture from_param_count(double params) {
                      "(the scaling rule starts near 1e7); give explicit fields");
   }
   const bool trillions = params >= 1e12;
-  char name[64];
-  std::snprintf(name, sizeof name, "Llama-like %.3g%s (from the parameter count)",
-                params / (trillions ? 1e12 : 1e9), trillions ? "T" : "B");
-  best.name = name;
+  best.name = "Llama-like " + significant(params / (trillions ? 1e12 : 1e9), 3) + (trillions ? "T" : "B") +
+              " (from the parameter count)";
   return best;
 }
 

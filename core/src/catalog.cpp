@@ -64,7 +64,7 @@ void only_keys(const json& obj, std::initializer_list<const char*> keys, const s
 json parse(const char* text, const char* name) {
   json doc;
   try {
-    doc = json::parse(text);
+    doc = json::parse(std::string(text));  // one parser instantiation for all input (wasm size)
   } catch (const json::exception& e) {
     bad(name, e.what());
   }

@@ -1,9 +1,9 @@
 // The `launch` command: picks the plan, applies it to the scenario, and gathers the serving or
 // training commands of launch_serving.cpp / launch_training.cpp with their notes and warnings.
 #include "gpusizer/launch.h"
+#include "format.h"
 
-#include <cmath>
-#include <cstdio>
+#include <algorithm>
 
 #include "gpusizer/error.h"
 #include "gpusizer/planner.h"
@@ -121,9 +121,9 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
                             "training fp16 mixed precision with dynamic loss scaling, which can overflow where bf16 would not)"});
   }
   if (c.estimate.gpu && !c.estimate.gpu->fits) {
-    char text[160];
-    std::snprintf(text, sizeof text, "the estimate needs %.1f GiB per GPU, more than the %.1f GiB of %s: the commands will run out of memory",
-                  c.estimate.memory.per_gpu_bytes / 1073741824.0, c.gpu->memory_bytes / 1073741824.0, c.gpu->id.c_str());
+    const std::string text = "the estimate needs " + fixed(c.estimate.memory.per_gpu_bytes / 1073741824.0, 1) +
+                             " GiB per GPU, more than the " + fixed(c.gpu->memory_bytes / 1073741824.0, 1) +
+                             " GiB of " + c.gpu->id + ": the commands will run out of memory";
     out.warnings.push_back({"launch_does_not_fit", "plan", text});
   }
 }
@@ -139,11 +139,7 @@ std::string shell_command(const std::string& head, const std::vector<Flag>& flag
   return out + "\n";
 }
 
-std::string fixed2(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f", value);
-  return text;
-}
+std::string fixed2(double value) { return fixed(value, 2); }
 
 std::string dtype_name(const LaunchContext& c) { return c.fp16 ? "float16" : "bfloat16"; }
 

@@ -116,6 +116,8 @@ void add_sglang(const LaunchContext& c, Launch& out) {
     f.push_back({"--nnodes", std::to_string(c.plan.instances)});
     f.push_back({"--node-rank", kNodeRank});
     f.push_back({"--dist-init-addr", std::string(kMasterAddr) + ":" + kMasterPort});
+    out.notes.push_back("SGLang: run the command on each of the " + std::to_string(c.plan.instances) +
+                        " nodes with NODE_RANK set to 0, 1, ... and MASTER_ADDR to node 0's address");
   }
   out.commands.push_back({"sglang", kSglangVersion, "shell", "", shell_command("python -m sglang.launch_server", f)});
   if (fraction + (b.activations + b.runtime) / c.gpu->memory_bytes > 1) {

@@ -1,9 +1,9 @@
 // The planner: per instance type, the cheapest fitting configuration; then the ranking.
 #include "gpusizer/planner.h"
+#include "format.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -211,11 +211,7 @@ bool better(const Plan& a, const Plan& b) {
   return a.instance->instance < b.instance->instance;
 }
 
-std::string gib(double bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f GiB", bytes / kGiB);
-  return text;
-}
+std::string gib(double bytes) { return fixed(bytes / kGiB, 1) + " GiB"; }
 
 std::string reason_for(const Search& z, const Plan& p, const Gpu& gpu) {
   std::string r = "needs " + gib(p.per_gpu_bytes) + " per GPU at tp " + std::to_string(p.tp) + ", pp " +

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -25,6 +26,8 @@ struct Mla {
   int64_t v_head_dim = 0;
 };
 
+// A new sizing field must also join same_shape() in architecture.cpp: linear_modules() and
+// count_params() keep their last answer for an architecture of the same shape.
 struct Architecture {
   std::string id;    // preset id, or "" for an imported / explicit model
   std::string name;  // display name
@@ -79,8 +82,9 @@ constexpr int64_t kMaxArchPositions = int64_t{1} << 30;  // context lengths (Lla
 
 // One kind of nn.Linear weight in the model: `count` copies of an in x out matrix.
 struct LinearModule {
-  std::string name;   // "q", "k", "v", "o", "gate", "up", "down", "expert_gate", "q_a", "kv_b", "router", ...
-  std::string group;  // "attention", "mlp", "experts", "router"
+  // Names and groups point to string literals: the list is rebuilt in hot loops (planner).
+  std::string_view name;   // "q", "k", "v", "o", "gate", "up", "down", "expert_gate", "q_a", "kv_b", "router", ...
+  std::string_view group;  // "attention", "mlp", "experts", "router"
   int64_t in = 0;
   int64_t out = 0;
   int64_t count = 0;         // copies across the whole model
@@ -104,8 +108,12 @@ struct ParamCounts {
 // shared_up, shared_down (group "mlp": every token passes them, like a dense MLP); router and
 // shared_expert_gate (group "router"). Fused checkpoints (qkv_proj, gate_up_proj) are listed
 // split: the weights are the same. The LM head is not listed (ParamCounts::lm_head).
+// Both are pure and remember their last answer (the planner sizes one model thousands of times
+// per table); they return copies, so two models can be sized in one expression.
 std::vector<LinearModule> linear_modules(const Architecture& arch);
 ParamCounts count_params(const Architecture& arch);
+// True when every field the sizing reads is equal (names and sources aside).
+bool same_shape(const Architecture& a, const Architecture& b);
 
 // Preset catalog (core/data/models.json, embedded at build time).
 const std::vector<Architecture>& model_presets();

@@ -1,0 +1,62 @@
+// The shipped module in node: dist/gpusizer.mjs with the wasm read from dist/gpusizer.wasm, and
+// with the wasm the pages carry as text (dist/gpusizer-wasm.js, unpacked by web/wasm-bytes.js as
+// in the browser). Same answers, errors as values, and the offline page carries the same bytes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { wasmFromText } from '../../web/wasm-bytes.js';
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), '../../dist');
+const { default: createGpusizer } = await import(pathToFileURL(join(dist, 'gpusizer.mjs')).href);
+const { default: wasmText } = await import(pathToFileURL(join(dist, 'gpusizer-wasm.js')).href);
+const wasmFile = new Uint8Array(await readFile(join(dist, 'gpusizer.wasm')));
+
+const flavours = {
+  'gpusizer.mjs + gpusizer.wasm': () => createGpusizer({ wasmBinary: wasmFile }),
+  'gpusizer.mjs + gpusizer-wasm.js (the pages)': () => createGpusizer({ wasmBinary: wasmFromText(wasmText) }),
+};
+
+test('the wasm the pages carry as text is byte for byte dist/gpusizer.wasm', async () => {
+  assert.deepEqual(wasmFromText(wasmText), wasmFile);
+});
+
+test('the offline page inlines that same wasm', async () => {
+  const html = await readFile(join(dist, 'gpusizer.html'), 'utf8');
+  assert.ok(html.includes(wasmText), 'dist/gpusizer.html lacks the payload of dist/gpusizer-wasm.js');
+});
+
+for (const [name, load] of Object.entries(flavours)) {
+  test(`${name}: the spec example's KV cache is 2 x 32 x 8 x 128 x 2 bytes x 8192 x 4`, async () => {
+    const core = await load();
+    const out = JSON.parse(core.estimate(JSON.stringify({ model: 'llama-3.1-8b', seq_len: 8192, batch: 4 })));
+    assert.equal(out.memory.breakdown.kv_cache, 4294967296);
+    assert.equal(out.model.name, 'Llama-3.1-8B');
+  });
+
+  test(`${name}: bad input comes back as an error value naming the field`, async () => {
+    const core = await load();
+    const cases = [
+      ['{"model": "llama-3.1-8b", "batch": 0}', 'batch'],
+      ['{"model": "no-such-model"}', 'model'],
+      ['{"model": "llama-3.1-8b", "training": {"zero": 4}}', 'training.zero'],
+      ['{"model": {"hf_config": {"model_type": "llama"}}}', 'model.hf_config.hidden_size'],
+      ['{not json', 'input'],
+      ['', 'input'],
+    ];
+    for (const [input, field] of cases) {
+      const out = JSON.parse(core.estimate(input));
+      assert.equal(out.error?.field, field, input);
+      assert.equal(typeof out.error.message, 'string');
+    }
+  });
+
+  test(`${name}: the catalog lists what the page offers`, async () => {
+    const catalog = JSON.parse((await load()).catalog());
+    for (const id of ['t4', 'a100-80gb', 'h100-80gb', 'h20', 'mi300x']) assert.ok(catalog.gpus.some((g) => g.id === id), id);
+    for (const id of ['llama-3.1-8b', 'qwen2.5-72b', 'deepseek-v3']) assert.ok(catalog.models.some((m) => m.id === id), id);
+    assert.ok(catalog.weights.includes('nf4') && catalog.kv_cache.includes('fp8'));
+    assert.ok(catalog.instances.length > 0);
+  });
+}

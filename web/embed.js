@@ -1,0 +1,42 @@
+// The compact page for an iframe: the scenario from the hash, the memory card and a one-line fit
+// summary, a link to the full calculator, and its height posted to the host page so the frame
+// can size itself. Works in <iframe sandbox="allow-scripts"> (opaque origin: storage.js copes).
+import { loadCore } from './facade.js';
+import { fromHash } from './state.js';
+import { gib, initLang, t } from './i18n.js';
+import { h, replace } from './dom.js';
+import { memoryCard } from './views/results.js';
+
+const root = document.getElementById('embed');
+const core = await loadCore();
+const catalog = core.catalog();
+
+function render() {
+  const link = fromHash(location.hash);
+  initLang(link.lang);
+  const { scenario } = link;
+  const estimate = core.estimate(scenario);
+  const gpu = catalog.gpus.find((g) => g.id === scenario.gpu);
+  const fits = estimate.error ? [] : core.estimate(catalog.gpus.map((g) => ({ ...scenario, gpu: g.id })));
+  const fitting = catalog.gpus.filter((g, i) => fits[i]?.gpu.fits);
+  const smallest = fitting.reduce((a, b) => (b.memory_bytes < a.memory_bytes ? b : a), fitting[0]);
+  const full = new URL('index.html', location.href);
+  full.hash = location.hash;
+  replace(root,
+    link.problem && h('p', { class: 'notice' }, t('hashProblem', { key: link.problem.key, reason: t(`why.${link.problem.reason}`) })),
+    memoryCard(scenario, estimate, gpu),
+    !estimate.error && h('p', { class: 'hint' }, t('embedFits', {
+      n: fitting.length, of: catalog.gpus.length,
+      smallest: smallest ? `${smallest.name} (${gib(smallest.memory_bytes)})` : '—' })),
+    h('p', { class: 'embed-foot' }, h('a', { href: full.href, target: '_blank', rel: 'noopener' }, t('openFull'), ' ↗')));
+}
+
+// The host page sizes the frame from this (see the snippet in views/share.js).
+const post = () => parent.postMessage({ type: 'gpusizer:height', height: Math.ceil(document.documentElement.scrollHeight) }, '*');
+new ResizeObserver(post).observe(document.body);
+window.addEventListener('hashchange', render);
+render();
+post();
+// The first full render is done: tests wait for the class, scripts/bench-page reads the mark.
+performance.mark('gpusizer-ready');
+document.documentElement.classList.add('ready');

@@ -1,0 +1,19 @@
+// Files the page hands to the user: CSV of the ranking and the table, JSON of the estimate and
+// of the price book. Built in memory and saved through a blob link: nothing leaves the browser.
+export function download(filename, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = Object.assign(document.createElement('a'), { href: url, download: filename });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+// RFC 4180: quote every field that holds a comma, a quote or a line break.
+export function toCsv(rows) {
+  const cell = (v) => {
+    const text = v == null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  return rows.map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
+}

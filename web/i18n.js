@@ -1,0 +1,286 @@
+// Every word and number the page shows, in English and 简体中文. Strings sit in pairs so a missing
+// translation is visible at a glance; numbers go through Intl with the page's locale.
+import { load, save } from './storage.js';
+
+const STRINGS = {
+  title: ['gpusizer: GPU memory and cloud cost for LLMs', 'gpusizer：大模型显存与云端成本计算器'],
+  tagline: ['GPU memory and cloud cost for large language models', '大模型显存与云端成本计算器'],
+  actions: ['Share and export', '分享与导出'],
+  otherLang: ['中文', 'English'],
+  langLabel: ['切换到中文', 'Switch to English'],
+  loading: ['Loading the calculator…', '正在加载计算器…'],
+  loadFailed: ['The calculator could not start: {msg}', '计算器无法启动：{msg}'],
+  share: ['Copy link', '复制链接'],
+  linkCopied: ['Link copied', '链接已复制'],
+  embed: ['Embed', '嵌入'],
+  exportJson: ['Export JSON', '导出 JSON'],
+  print: ['Print', '打印'],
+  copy: ['Copy', '复制'],
+  copied: ['Copied', '已复制'],
+  close: ['Close', '关闭'],
+  dismiss: ['Dismiss', '关闭提示'],
+
+  'sec.model': ['Model', '模型'],
+  'mode.preset': ['Preset', '预设'],
+  'mode.config': ['config.json', 'config.json'],
+  'mode.params': ['Parameters', '参数量'],
+  'f.model': ['Model preset', '预设模型'],
+  'h.model': ['Type to search by name or size', '输入名称或规模即可搜索'],
+  'f.hf_config': ['Hugging Face config.json', 'Hugging Face config.json'],
+  'h.hf_config': ['Paste it, drop the file here, or choose it', '粘贴内容、拖入文件或选择文件'],
+  chooseFile: ['Choose file…', '选择文件…'],
+  'f.params': ['Parameters (billions)', '参数量（十亿，B）'],
+  'h.params': ['The architecture is then guessed: prefer a preset or config.json',
+    '此时模型结构为推算值：优先使用预设或 config.json'],
+  modelFacts: ['{params} parameters · {layers} layers · {heads} heads ({kv} KV) · {kvtok} KV cache per token (bf16)',
+    '{params} 参数 · {layers} 层 · {heads} 个注意力头（KV {kv} 个）· 每 token KV 缓存 {kvtok}（bf16）'],
+  configJson: ['not valid JSON: {msg}', '不是合法的 JSON：{msg}'],
+
+  'sec.workload': ['Workload', '负载'],
+  'task.inference': ['Serving', '推理部署'],
+  'task.full': ['Full fine-tune', '全参微调'],
+  'task.lora': ['LoRA', 'LoRA'],
+  'task.qlora': ['QLoRA', 'QLoRA'],
+  'task.pretrain': ['Pre-training', '预训练'],
+  'group.training': ['Training', '训练'],
+  'group.hardware': ['Hardware', '硬件'],
+  'group.advanced': ['Advanced options', '高级选项'],
+
+  'f.weights': ['Weight precision', '权重精度'],
+  'f.kv_cache': ['KV cache precision', 'KV 缓存精度'],
+  'f.engine': ['Engine', '框架'],
+  'f.seq_len.inference': ['Context per sequence (tokens)', '每条序列上下文（token）'],
+  'f.seq_len': ['Sequence length (tokens)', '序列长度（token）'],
+  'f.batch.inference': ['Concurrent sequences', '并发序列数'],
+  'f.batch': ['Micro-batch per GPU', '每卡微批大小'],
+  'f.output_tokens': ['Output tokens per sequence', '每条序列输出 token 数'],
+  'f.gpu': ['GPU', 'GPU 型号'],
+  'f.gpus': ['GPUs in total', 'GPU 总数'],
+  'f.tp': ['Tensor parallel (TP)', '张量并行（TP）'],
+  'f.pp': ['Pipeline parallel (PP)', '流水线并行（PP）'],
+  'f.training.optimizer': ['Optimizer', '优化器'],
+  'f.training.grad_checkpointing': ['Activation checkpointing', '激活重计算'],
+  'f.training.zero': ['ZeRO stage', 'ZeRO 阶段'],
+  'f.training.lora_rank': ['LoRA rank', 'LoRA 秩'],
+  'f.training.lora_targets': ['LoRA targets', 'LoRA 目标模块'],
+  'f.training.tokens': ['Training tokens (dataset × epochs)', '训练 token 总量（数据 × 轮数）'],
+  'f.flash_attention': ['FlashAttention', 'FlashAttention'],
+  'f.training.master_weights': ['FP32 master weights', 'FP32 主权重'],
+  'f.training.offload_optimizer': ['Offload optimizer states to CPU', '优化器状态卸载到 CPU'],
+  'f.training.offload_params': ['Offload parameters to CPU', '参数卸载到 CPU'],
+  'f.training.grad_accum': ['Gradient accumulation steps', '梯度累积步数'],
+  'f.efficiency.mfu': ['MFU override (%)', 'MFU 覆盖值（%）'],
+  'f.efficiency.bandwidth': ['Memory bandwidth efficiency override (%)', '显存带宽利用率覆盖值（%）'],
+  'f.headroom': ['Memory kept free by the planner (%)', '规划时预留显存（%）'],
+  'f.pricing.currency': ['Currency', '币种'],
+  'f.pricing.cny_per_usd': ['CNY per USD', '美元兑人民币汇率'],
+  'f.filters.providers': ['Providers', '云厂商'],
+  'f.filters.gpus': ['GPU types', 'GPU 型号'],
+  'f.filters.max_gpus': ['At most GPUs', '最多 GPU 数'],
+  byDefault: ['default', '默认'],
+  'ph.output_tokens': ['half the context', '上下文的一半'],
+  all: ['all', '全部'],
+  none: ['none', '无'],
+  'opt.none': ['None', '不重计算'],
+  'opt.selective': ['Selective', '选择性'],
+  'opt.full': ['Full', '完整'],
+  'opt.all-linear': ['All linear layers', '全部线性层'],
+  'opt.attention': ['Attention projections', '注意力投影层'],
+  'opt.qv': ['q and v', 'q 与 v'],
+  'opt.0': ['0 (off)', '0（关闭）'],
+  'opt.adamw-8bit': ['AdamW 8-bit', 'AdamW 8-bit'],
+  'opt.paged-adamw-8bit': ['Paged AdamW 8-bit', 'Paged AdamW 8-bit'],
+  'opt.sgd': ['SGD with momentum', 'SGD（带动量）'],
+  'opt.adamw': ['AdamW', 'AdamW'],
+  'opt.adafactor': ['Adafactor', 'Adafactor'],
+
+  'sec.memory': ['Memory per GPU', '每卡显存'],
+  shape: ['{batch} × {seq} tokens', '{batch} × {seq} token'],
+  fits: ['Fits on {gpu}: {need} of {cap} usable', '{gpu} 放得下：需要 {need}，可用 {cap}'],
+  noFit: ['Does not fit on {gpu}: needs {need}, {cap} usable', '{gpu} 放不下：需要 {need}，仅 {cap} 可用'],
+  noGpu: ['Choose a GPU to check the fit', '选择 GPU 型号以检查是否放得下'],
+  'c.weights': ['Weights', '权重'],
+  'c.gradients': ['Gradients', '梯度'],
+  'c.optimizer': ['Optimizer states', '优化器状态'],
+  'c.activations': ['Activations', '激活值'],
+  'c.kv_cache': ['KV cache', 'KV 缓存'],
+  'c.runtime': ['Runtime (CUDA context, workspaces)', '运行时（CUDA 上下文、工作区）'],
+  total: ['Total', '合计'],
+  capacity: ['{gpu}: {cap}', '{gpu}：{cap}'],
+  params: ['Parameters', '参数量'],
+  activeParams: ['Active per token', '每 token 激活参数'],
+  trainableParams: ['Trainable', '可训练参数'],
+  kvPerToken: ['KV cache per token', '每 token KV 缓存'],
+  hostRam: ['Host RAM', '主机内存'],
+  'sec.speed': ['Speed and time', '速度与时间'],
+  prefill: ['Prefill', '预填充'],
+  decode: ['Decode', '解码'],
+  train: ['Training', '训练'],
+  generation: ['Output, end to end', '端到端输出'],
+  ttft: ['Time to first token', '首 token 延迟'],
+  mbu: ['Assumed bandwidth efficiency', '假设的显存带宽利用率'],
+  mfu: ['Assumed MFU', '假设的 MFU'],
+  maxBatch: ['Largest batch that fits', '可放下的最大批量'],
+  maxSeq: ['Longest sequence that fits', '可放下的最长序列'],
+  tokens: ['{n} tokens', '{n} token'],
+  wallHours: ['Wall-clock time', '耗时'],
+  gpuHours: ['GPU-hours', 'GPU 时'],
+  noSpeed: ['Speed and time appear here once the core estimates them for this workload.',
+    '核心支持该负载的速度估算后，速度与时间会显示在这里。'],
+  'sec.warnings': ['Warnings', '提示'],
+  'sec.fits': ['Fit on every GPU type', '各型号 GPU 能否放下'],
+  'col.gpu': ['GPU', 'GPU'],
+  'col.capacity': ['Usable', '可用'],
+  'col.need': ['Needed', '需要'],
+  'col.free': ['Free', '剩余'],
+  'col.fits': ['Fits', '放得下'],
+  yes: ['yes', '是'],
+  no: ['no', '否'],
+  useGpu: ['Use {gpu}', '使用 {gpu}'],
+  inputError: ['{field}: {msg}', '{field}：{msg}'],
+
+  'sec.ranking': ['Cost ranking', '成本排名'],
+  'sec.table': ['Lookup table: model size × workload', '速查表：模型规模 × 负载'],
+  'sec.launch': ['Launch commands', '启动命令'],
+  launchOn: ['For {instance}: {n} × {gpu}, TP {tp} · PP {pp} · DP {dp} · ZeRO {zero}, {dtype}. Pick another plan in the ranking.',
+    '适用于 {instance}：{n} × {gpu}，TP {tp} · PP {pp} · DP {dp} · ZeRO {zero}，{dtype}。可在成本排名中选择其他方案。'],
+  launchFor: ['For {n} × {gpu}, TP {tp} · PP {pp} · DP {dp} · ZeRO {zero}, {dtype}. Pick a plan in the ranking to get its commands.',
+    '适用于 {n} × {gpu}，TP {tp} · PP {pp} · DP {dp} · ZeRO {zero}，{dtype}。在成本排名中选择方案即可生成对应命令。'],
+  checked: ['flags checked against {v}', '参数已对照 {v} 核对'],
+  unavailable: ['Not available in this build yet ({msg}).', '当前版本尚不可用（{msg}）。'],
+  exportCsv: ['Export CSV', '导出 CSV'],
+  plans: ['{n} plans, cheapest first', '{n} 个方案，按成本从低到高'],
+  noPlans: ['No plan fits with these filters.', '在当前筛选条件下没有可行方案。'],
+  sortBy: ['Sort by {col}', '按{col}排序'],
+  pickPlan: ['{name}: show its launch commands', '{name}：查看启动命令'],
+  nodes: ['{n} nodes', '{n} 台'],
+  showAll: ['Show all {n} plans', '显示全部 {n} 个方案'],
+  showFirst: ['Show the first {n}', '只显示前 {n} 个'],
+  'p.provider': ['Provider', '云厂商'],
+  'p.instance': ['Instance', '实例'],
+  'p.region': ['Region', '地域'],
+  'p.gpus': ['GPUs', 'GPU'],
+  'p.parallel': ['TP · PP · ZeRO', 'TP · PP · ZeRO'],
+  'p.per_gpu_bytes': ['Per GPU', '每卡显存'],
+  'p.price_per_hour': ['Price / h', '每小时价格'],
+  'p.decode': ['Decode, tokens', '解码 token'],
+  'p.train': ['Training, tokens', '训练 token'],
+  'p.hours': ['Hours', '时长'],
+  'p.cost': ['Cost', '成本'],
+  'p.cost_per_million_tokens': ['Per 1M tokens', '每百万 token'],
+  tableHint: ['Select a cell to load its scenario.', '点击单元格即可载入该场景。'],
+  noneFits: ['none fits', '放不下'],
+  cellError: ['not computed ({msg})', '无法计算（{msg}）'],
+  'wl.serve-bf16': ['', '推理，BF16（vLLM）'],
+  'wl.serve-int4': ['', '推理，INT4 AWQ（vLLM）'],
+  'wl.lora-bf16': ['', 'LoRA，BF16 底座'],
+  'wl.qlora-nf4': ['', 'QLoRA，NF4 底座'],
+  'wl.full-zero3': ['', '全参微调，AdamW 混合精度，ZeRO-3'],
+  'sec.prices': ['Prices: {n} instances, {edited} edited', '价格：{n} 个实例，已修改 {edited} 个'],
+  pricesHint: ['Prices are per instance-hour in the listed currency. Your edits stay in this browser and are used by the ranking.',
+    '价格为每实例每小时，币种见列表。修改只保存在本浏览器中，并用于成本排名。'],
+  filterPrices: ['Filter instances', '筛选实例'],
+  'p.price': ['Price / h', '每小时价格'],
+  'p.date': ['Price date', '价格日期'],
+  'p.source': ['Source', '来源'],
+  reset: ['Reset', '恢复'],
+  resetPrice: ['Reset the price of {name}', '恢复 {name} 的价格'],
+  priceOf: ['Price per hour of {name} in {cur}', '{name} 每小时价格（{cur}）'],
+  exportPrices: ['Export prices', '导出价格'],
+  importPrices: ['Import prices', '导入价格'],
+  importFailed: ['Could not import prices: {msg}', '无法导入价格：{msg}'],
+  notKept: ['This browser does not keep settings for this page: your prices last until it is closed.',
+    '此浏览器无法为本页面保存设置：修改的价格在关闭页面后失效。'],
+
+  hashProblem: ['The link could not be read ({key}: {reason}); the defaults are shown instead.',
+    '无法解析链接（{key}：{reason}），已改为显示默认设置。'],
+  'why.unknown': ['unknown key', '未知参数'],
+  'why.number': ['expected a number', '应为数字'],
+  'why.whole': ['expected a whole number', '应为整数'],
+  'why.bool': ['expected true or false', '应为 true 或 false'],
+  'why.json': ['not valid JSON', '不是合法的 JSON'],
+  'why.task': ['unknown workload', '未知负载类型'],
+
+  'sec.assumptions': ['Assumptions and sources', '假设与来源'],
+  'a.peak': ['Memory is the predicted peak on the busiest GPU, everything included; the parts add up to it.',
+    '显存为负载最重的 GPU 上的预测峰值，包含全部开销；各部分之和即为总数。'],
+  'a.usable': ['Usable memory is what CUDA can allocate, less than the label: an “80 GB” card has 79.25 GiB.',
+    '可用显存为 CUDA 实际可分配的容量，小于标称值：标称 “80 GB” 的卡为 79.25 GiB。'],
+  'a.runtime': ['Runtime holds what torch.cuda.max_memory_allocated does not see: CUDA context, library workspaces, allocator fragmentation.',
+    '运行时包括 torch.cuda.max_memory_allocated 统计不到的部分：CUDA 上下文、库工作区和分配器碎片。'],
+  'a.units': ['GiB = 2³⁰ bytes. Speeds are aggregates over the whole deployment.', 'GiB = 2³⁰ 字节。速度为整个部署的总和。'],
+  'a.model': ['Model: {name}, architecture of {repo} (its config.json).', '模型：{name}，结构取自 {repo}（其 config.json）。'],
+  'a.modelOwn': ['Model: {name}, from the given input.', '模型：{name}，来自你提供的输入。'],
+  'a.gpu': ['GPU: {name}, {bw} memory bandwidth (sources: {src}).', 'GPU：{name}，显存带宽 {bw}（来源：{src}）。'],
+  footer: ['Runs entirely in your browser; nothing is uploaded. {models} models, {gpus} GPU types, {instances} cloud instances.',
+    '完全在浏览器中运行，不上传任何数据。内含 {models} 个模型、{gpus} 款 GPU、{instances} 个云实例。'],
+
+  embedTitle: ['Embed this calculator', '嵌入此计算器'],
+  embedHint: ['Paste this into your page: the frame shows the current scenario and sets its own height.',
+    '将以下代码粘贴到网页中：框架会显示当前场景，并自动调整高度。'],
+  embedOffline: ['Put the dist/ folder on a web server to embed it; this address is a file on your disk.',
+    '请把 dist/ 目录部署到网站上再嵌入；当前地址是本地文件。'],
+  openFull: ['Open in gpusizer', '在 gpusizer 中打开'],
+  embedFits: ['Fits on {n} of {of} GPU types; the smallest: {smallest}.', '{of} 款 GPU 中有 {n} 款放得下；显存最小的是 {smallest}。'],
+  skip: ['Skip to results', '跳到结果'],
+
+  'w.bf16_unsupported': ['', '{gpu} 不支持原生 bf16：请改用 fp16（框架会回退到 fp16，或以较慢的方式模拟 bf16）'],
+  'w.fp8_unsupported': ['', '{gpu} 没有 FP8 张量核心（Ada、Hopper 及之后的架构才有）：fp8 只能以仅权重反量化方式运行，或无法运行'],
+  'w.params_only_model': ['', '模型结构仅由参数量推算；请选择预设或提供 config.json，以精确计算 KV 缓存和激活值'],
+};
+
+const LOCALES = { en: 'en-US', zh: 'zh-CN' };
+let lang = 'en';
+
+export const getLang = () => lang;
+
+// The stored choice, else the browser's language: any zh-* reads Simplified Chinese.
+export function initLang(fromLink) {
+  const chosen = fromLink ?? load('lang', null) ?? (navigator.language.toLowerCase().startsWith('zh') ? 'zh' : 'en');
+  lang = chosen in LOCALES ? chosen : 'en';
+  document.documentElement.lang = LOCALES[lang];
+}
+
+export function setLang(next) {
+  lang = next;
+  save('lang', next);
+  document.documentElement.lang = LOCALES[lang];
+}
+
+export const has = (key) => Boolean(STRINGS[key]?.[lang === 'zh' ? 1 : 0]);
+
+export function t(key, vars = {}) {
+  const pair = STRINGS[key];
+  const text = pair ? pair[lang === 'zh' ? 1 : 0] || pair[0] : key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ''));
+}
+
+const formatters = new Map();
+function nf(options) {
+  const id = lang + JSON.stringify(options);
+  if (!formatters.has(id)) formatters.set(id, new Intl.NumberFormat(LOCALES[lang], options));
+  return formatters.get(id);
+}
+
+const GIB = 2 ** 30;
+export const fixed = (n, digits) => nf({ minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+export const gib = (bytes) => `${fixed(bytes / GIB, 2)} GiB`;
+export const int = (n) => nf({ maximumFractionDigits: 0 }).format(n);
+// 8.03B in English, 80.3亿 in Chinese: each reader's own grouping of large numbers. By hand, as
+// Intl's compact notation costs some 50 ms to set up, a tenth of the page's first render.
+const STEPS = {
+  en: [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'K']],
+  zh: [[1e12, '万亿'], [1e8, '亿'], [1e4, '万']],
+};
+export function compact(n) {
+  const [size, suffix] = STEPS[lang].find(([step]) => Math.abs(n) >= step) ?? [1, ''];
+  return nf({ maximumSignificantDigits: 3, useGrouping: false }).format(n / size) + suffix;
+}
+export const percent = (share) => nf({ style: 'percent', maximumFractionDigits: 0 }).format(share);
+export const money = (value, currency) =>
+  nf({ style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: value < 1 ? 4 : 2 }).format(value);
+export const rate = (tokensPerS) => `${int(tokensPerS)} tokens/s`;
+export const hours = (h) => `${fixed(h, h < 10 ? 2 : h < 100 ? 1 : 0)} ${lang === 'zh' ? '小时' : 'h'}`;
+export const seconds = (s) => `${fixed(s, s < 10 ? 2 : 1)} s`;
+export const bytesPerS = (b) => `${fixed(b / 1e12, 2)} TB/s`;
+export const kib = (bytes) => `${fixed(bytes / 1024, bytes % 1024 ? 1 : 0)} KiB`;

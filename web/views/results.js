@@ -1,0 +1,132 @@
+// The results column's estimate part: memory per GPU as a number, a stacked bar and a legend;
+// the model's facts; speed and time when the core gives them; warnings; the fit on every GPU
+// type of the catalog; and the assumptions with their sources.
+import { h, replace } from '../dom.js';
+import { PARTS, memoryBar } from '../bar.js';
+import { bytesPerS, compact, gib, has, hours, int, kib, percent, rate, seconds, t } from '../i18n.js';
+
+export function resultsView(root, { catalog, onGpu }) {
+  return {
+    render({ scenario, estimate, fits }) {
+      const gpu = catalog.gpus.find((g) => g.id === scenario.gpu);
+      replace(root,
+        memoryCard(scenario, estimate, gpu),
+        !estimate.error && speedCard(estimate),
+        !estimate.error && estimate.warnings.length > 0 && warningsCard(estimate, gpu),
+        !estimate.error && fitsCard(fits, catalog, scenario.gpu, onGpu),
+        assumptionsCard(scenario, catalog, gpu));
+    },
+  };
+}
+
+export function errorBox(error) {
+  return h('p', { class: 'error-box', role: 'alert' }, t('inputError', { field: error.field, msg: error.message }));
+}
+
+// The scenario in one line, so that a screenshot, a print or an embed says what it shows.
+function summary(scenario, estimate) {
+  const parts = [estimate.model?.name, t(`task.${scenario.task}`), scenario.weights,
+    scenario.batch && scenario.seq_len && t('shape', { batch: int(scenario.batch), seq: int(scenario.seq_len) })];
+  return h('p', { class: 'summary hint' }, parts.filter(Boolean).join(' · '));
+}
+
+export function memoryCard(scenario, estimate, gpu) {
+  const card = h('section', { class: 'card memory', 'aria-labelledby': 'memory-h' },
+    h('h2', { id: 'memory-h' }, t('sec.memory')), summary(scenario, estimate));
+  if (estimate.error) {
+    card.append(errorBox(estimate.error));
+    return card;
+  }
+  const { memory, model } = estimate;
+  const need = memory.per_gpu_bytes;
+  const fit = estimate.gpu;
+  const verdict = !gpu ? t('noGpu')
+    : t(fit.fits ? 'fits' : 'noFit', { gpu: gpu.name, need: gib(need), cap: gib(fit.memory_bytes) });
+  card.append(
+    h('p', { class: 'headline' }, h('output', { class: 'big num', id: 'per-gpu' }, gib(need))),
+    h('p', { class: `verdict ${!gpu ? '' : fit.fits ? 'ok' : 'bad'}`, id: 'verdict' }, verdict),
+    memoryBar(memory.breakdown, fit?.memory_bytes, gpu && t('capacity', { gpu: gpu.name, cap: gib(fit.memory_bytes) })),
+    legend(memory.breakdown, need),
+    h('dl', { class: 'facts' },
+      fact(t('params'), compact(model.params)),
+      model.active_params !== model.params && fact(t('activeParams'), compact(model.active_params)),
+      model.trainable_params > 0 && fact(t('trainableParams'), compact(model.trainable_params)),
+      memory.kv_bytes_per_token > 0 && fact(t('kvPerToken'), kib(memory.kv_bytes_per_token)),
+      memory.host_bytes > 0 && fact(t('hostRam'), gib(memory.host_bytes)),
+      estimate.max && fact(t('maxBatch'), estimate.max.batch ? int(estimate.max.batch) : t('none')),
+      estimate.max && fact(t('maxSeq'), estimate.max.seq_len ? t('tokens', { n: int(estimate.max.seq_len) }) : t('none'))));
+  return card;
+}
+
+function legend(breakdown, total) {
+  return h('table', { class: 'legend' },
+    h('tbody', {}, PARTS.map((part) => h('tr', { 'data-part': part, class: breakdown[part] ? '' : 'zero' },
+      h('th', { scope: 'row' }, h('span', { class: `swatch seg-${part}`, 'aria-hidden': 'true' }), t(`c.${part}`)),
+      h('td', { class: 'num value' }, gib(breakdown[part])),
+      h('td', { class: 'num share' }, total ? percent(breakdown[part] / total) : '')))),
+    h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, t('total')), h('td', { class: 'num' }, gib(total)), h('td', {}))));
+}
+
+const fact = (term, value) => h('div', {}, h('dt', {}, term), h('dd', { class: 'num' }, value));
+
+function speedCard({ throughput: tp, time }) {
+  const card = h('section', { class: 'card', 'aria-labelledby': 'speed-h' }, h('h2', { id: 'speed-h' }, t('sec.speed')));
+  card.append(!tp && !time ? h('p', { class: 'hint' }, t('noSpeed')) : h('dl', { class: 'facts' },
+    tp?.prefill_tokens_per_s > 0 && fact(t('prefill'), rate(tp.prefill_tokens_per_s)),
+    tp?.decode_tokens_per_s > 0 && fact(t('decode'), rate(tp.decode_tokens_per_s)),
+    tp?.generation_tokens_per_s > 0 && fact(t('generation'), rate(tp.generation_tokens_per_s)),
+    tp?.time_to_first_token_s > 0 && fact(t('ttft'), seconds(tp.time_to_first_token_s)),
+    tp?.train_tokens_per_s > 0 && fact(t('train'), rate(tp.train_tokens_per_s)),
+    time && fact(t('wallHours'), hours(time.wall_hours)),
+    time && fact(t('gpuHours'), hours(time.gpu_hours)),
+    tp?.bandwidth_utilization > 0 && fact(t('mbu'), percent(tp.bandwidth_utilization)),
+    tp?.flops_utilization > 0 && fact(t('mfu'), percent(tp.flops_utilization))));
+  return card;
+}
+
+// Warnings the page knows by code are translated; others show the core's English text.
+function warningsCard(estimate, gpu) {
+  return h('section', { class: 'card warnings', 'aria-labelledby': 'warn-h' },
+    h('h2', { id: 'warn-h' }, t('sec.warnings')),
+    h('ul', {}, estimate.warning_details.map((w) => h('li', { 'data-code': w.code },
+      has(`w.${w.code}`) ? t(`w.${w.code}`, { gpu: gpu?.name }) : w.message))));
+}
+
+function fitsCard(fits, catalog, chosen, onGpu) {
+  const card = h('section', { class: 'card', 'aria-labelledby': 'fits-h' }, h('h2', { id: 'fits-h' }, t('sec.fits')));
+  if (fits.error) {
+    card.append(errorBox(fits.error));
+    return card;
+  }
+  const rows = catalog.gpus.map((gpu, i) => ({ gpu, e: fits[i] }))
+    .sort((a, b) => a.gpu.memory_bytes - b.gpu.memory_bytes || a.gpu.name.localeCompare(b.gpu.name));
+  card.append(h('div', { class: 'scroll' }, h('table', { class: 'data fits' },
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col' }, t('col.gpu')), h('th', { scope: 'col', class: 'num' }, t('col.capacity')),
+      h('th', { scope: 'col', class: 'num need' }, t('col.need')), h('th', { scope: 'col', class: 'num' }, t('col.free')),
+      h('th', { scope: 'col' }, t('col.fits')))),
+    h('tbody', {}, rows.map(({ gpu, e }) => {
+      const free = e.gpu.memory_bytes - e.memory.per_gpu_bytes;
+      return h('tr', { 'data-gpu': gpu.id, class: e.gpu.fits ? 'ok' : 'bad', 'aria-current': gpu.id === chosen ? 'true' : null },
+        h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', onclick: () => onGpu(gpu.id),
+          'aria-label': t('useGpu', { gpu: gpu.name }) }, shortName(gpu.name))),
+        h('td', { class: 'num' }, gib(e.gpu.memory_bytes)),
+        h('td', { class: 'num need' }, gib(e.memory.per_gpu_bytes)),
+        h('td', { class: 'num' }, free < 0 ? `−${gib(-free)}` : gib(free)),
+        h('td', { class: 'fit' }, e.gpu.fits ? '✓' : '✗', h('span', { class: 'fit-word' }, ` ${t(e.gpu.fits ? 'yes' : 'no')}`)));
+    })))));
+  return card;
+}
+
+// "NVIDIA " is dropped on narrow screens (CSS), where the table has no room for it.
+const shortName = (name) => (name.startsWith('NVIDIA ') ? [h('span', { class: 'vendor' }, 'NVIDIA '), name.slice(7)] : name);
+
+function assumptionsCard(scenario, catalog, gpu) {
+  const preset = typeof scenario.model === 'string' && catalog.models.find((m) => m.id === scenario.model);
+  return h('details', { class: 'card assumptions' }, h('summary', {}, t('sec.assumptions')),
+    h('ul', {},
+      ['a.peak', 'a.usable', 'a.runtime', 'a.units'].map((key) => h('li', {}, t(key))),
+      h('li', {}, preset ? t('a.model', { name: preset.name, repo: preset.hf_repo })
+        : t('a.modelOwn', { name: scenario.model?.hf_config ? 'config.json' : compact(scenario.model?.params ?? 0) })),
+      gpu && h('li', {}, t('a.gpu', { name: gpu.name, bw: bytesPerS(gpu.bandwidth_bytes_per_s), src: gpu.source }))));
+}
