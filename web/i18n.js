@@ -176,7 +176,7 @@ const STRINGS = {
   'wl.lora-bf16': ['', 'LoRA，BF16 底座'],
   'wl.qlora-nf4': ['', 'QLoRA，NF4 底座'],
   'wl.full-zero3': ['', '全参微调，AdamW 混合精度，ZeRO-3'],
-  'sec.prices': ['Prices: {n} instances, {edited} edited', '价格：{n} 个实例，已修改 {edited} 个'],
+  'sec.prices': ['Prices: {n} instances, {edited} edited, {custom} of your own', '价格：{n} 个实例，已修改 {edited} 个，自定义 {custom} 个'],
   pricesHint: ['Prices are per instance-hour in the listed currency. Your edits stay in this browser and are used by the ranking.',
     '价格为每实例每小时，币种见列表。修改只保存在本浏览器中，并用于成本排名。'],
   filterPrices: ['Filter instances', '筛选实例'],
@@ -189,6 +189,18 @@ const STRINGS = {
   exportPrices: ['Export prices', '导出价格'],
   importPrices: ['Import prices', '导入价格'],
   importFailed: ['Could not import prices: {msg}', '无法导入价格：{msg}'],
+  importShape: ['expected {"schema": 1, "overrides": {…}, "custom_instances": […]}',
+    '应为 {"schema": 1, "overrides": {…}, "custom_instances": […]}'],
+  imported: ['Imported {p} prices and {c} instances', '已导入 {p} 个价格和 {c} 个实例'],
+  customTitle: ['Your own instances', '自定义实例'],
+  customHint: ['Ranked with the catalog’s, marked “custom”. A provider filter hides them.',
+    '与目录中的实例一起排名，标为“自定义”。按云厂商筛选时不显示。'],
+  customTag: ['custom', '自定义'],
+  'p.perInstance': ['GPUs per instance', '每实例 GPU 数'],
+  addCustom: ['Add instance', '添加实例'],
+  addFailed: ['Could not add the instance: {msg}', '无法添加实例：{msg}'],
+  delete: ['Delete', '删除'],
+  deleteCustom: ['Delete {name}', '删除 {name}'],
   notKept: ['This browser does not keep settings for this page: your prices last until it is closed.',
     '此浏览器无法为本页面保存设置：修改的价格在关闭页面后失效。'],
 
@@ -224,9 +236,19 @@ const STRINGS = {
   embedFits: ['Fits on {n} of {of} GPU types; the smallest: {smallest}.', '{of} 款 GPU 中有 {n} 款放得下；显存最小的是 {smallest}。'],
   skip: ['Skip to results', '跳到结果'],
 
+  // Warnings by the core's code (see warning() below); English is the core's own text.
   'w.bf16_unsupported': ['', '{gpu} 不支持原生 bf16：请改用 fp16（框架会回退到 fp16，或以较慢的方式模拟 bf16）'],
   'w.fp8_unsupported': ['', '{gpu} 没有 FP8 张量核心（Ada、Hopper 及之后的架构才有）：fp8 只能以仅权重反量化方式运行，或无法运行'],
   'w.params_only_model': ['', '模型结构仅由参数量推算；请选择预设或提供 config.json，以精确计算 KV 缓存和激活值'],
+  'w.zero_with_pipeline': ['', 'DeepSpeed 不支持流水线并行与 ZeRO-2/3 同时使用；pp > 1 时请用 ZeRO-1'],
+  'w.megatron_zero': ['', 'Megatron-LM 只切分优化器状态（分布式优化器）：按 ZeRO-1 计算'],
+  'w.zero_without_dp': ['', 'ZeRO 在数据并行进程间切分；只有一个进程（gpus / (tp × pp) = 1）时不节省显存'],
+  'w.paged_optimizer_spill': ['', '分页优化器状态与其余部分一起放不下，会换页到主机内存（训练步变慢）'],
+  'w.launch_fp16': ['', '{gpu} 不支持 bf16：命令改用 float16（推理 --dtype float16；训练用 fp16 混合精度和动态损失缩放，可能在 bf16 不会溢出时溢出）'],
+  'w.launch_does_not_fit': ['', '估算每卡需要 {0} GiB，超过 {gpu} 的 {1} GiB：按这些命令运行会显存不足'],
+  'w.launch_sglang_memory': ['', '--mem-fraction-static {0} 留下的显存少于估算的激活值和运行时缓冲区：请调低 --max-running-requests 或 --context-length'],
+  'w.launch_fraction_capped': ['', '估算需要每张卡 {0} 以上的显存：显存占比上限为 {1}，KV 缓存可能装不下 batch × seq_len 个 token'],
+  'w.launch_parallelism_unsupported': ['', 'ms-swift sft、LLaMA-Factory 和 DeepSpeed ZeRO 只支持数据并行：无法表达 tp {0} 和 pp {1}，且 DeepSpeed 会按全部 {2} 张 GPU 校验 train_batch_size；张量/流水线并行训练请用 Megatron-SWIFT（megatron sft）'],
 };
 
 const LOCALES = { en: 'en-US', zh: 'zh-CN' };
@@ -253,6 +275,14 @@ export function t(key, vars = {}) {
   const pair = STRINGS[key];
   const text = pair ? pair[lang === 'zh' ? 1 : 0] || pair[0] : key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ''));
+}
+
+// A core warning {code, message} in the page's language: the core's English text where the page
+// has no string for the code (English, or a code newer than the page). The details carry no
+// figures, so a translation takes the English text's numbers in order as {0}, {1}, ... (the codes
+// whose text starts with a GPU name, whose digits would count, use {gpu} alone).
+export function warning(w, gpu) {
+  return has(`w.${w.code}`) ? t(`w.${w.code}`, { ...w.message.match(/\d+(\.\d+)?/g), gpu }) : w.message;
 }
 
 const formatters = new Map();

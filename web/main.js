@@ -56,6 +56,8 @@ const handlers = {
   onLoad: (next) => change(accept(next, null)),
   onPlan: (chosen) => { plan = chosen; update(); $('launch').scrollIntoView({ block: 'nearest' }); },
   onPrices: () => update(),
+  // A price book is checked alone, beside the defaults: the page's scenario may be in error.
+  checkPrices: (pricing) => core.estimate({ ...defaults(), pricing }).error ?? null,
   compute: () => core.table(withPrices(scenario)),
 };
 const views = {};
@@ -94,10 +96,12 @@ function update() {
   if (!estimate.error) history.replaceState(null, '', hash ? `#${hash}` : location.pathname);
 }
 
-// The user's price book rides along as pricing.overrides; it is theirs, so not in the link.
+// The user's price book rides along as pricing.overrides and pricing.custom_instances; it is
+// theirs, so not in the link.
 function withPrices(s) {
-  const overrides = views.prices.overrides();
-  return Object.keys(overrides).length ? set(s, 'pricing.overrides', overrides) : s;
+  const { overrides, custom_instances: custom } = views.prices.book();
+  const priced = Object.keys(overrides).length ? set(s, 'pricing.overrides', overrides) : s;
+  return custom.length ? set(priced, 'pricing.custom_instances', custom) : priced;
 }
 
 function showNotice() {

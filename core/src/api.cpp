@@ -56,6 +56,8 @@ nlohmann::json parse_text(const std::string& text) {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError("input", std::string("is not valid JSON: ") + e.what());
+  } catch (const nlohmann::json::out_of_range& e) {  // 1e400: the parser's "number overflow"
+    throw InputError("input", std::string("has a number beyond the range of a double: ") + e.what());
   }
 }
 

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -178,10 +179,14 @@ const std::vector<Gpu>& gpu_catalog() {
 }
 
 const Gpu* find_gpu(const std::string& id) {
-  for (const Gpu& g : gpu_catalog()) {
-    if (g.id == id) return &g;
-  }
-  return nullptr;
+  // An index built once: the planner looks a GPU up for every instance of every plan.
+  static const std::unordered_map<std::string, const Gpu*> by_id = [] {
+    std::unordered_map<std::string, const Gpu*> index;
+    for (const Gpu& g : gpu_catalog()) index.emplace(g.id, &g);
+    return index;
+  }();
+  const auto it = by_id.find(id);
+  return it == by_id.end() ? nullptr : it->second;
 }
 
 const std::vector<Instance>& instance_catalog() { return instance_data().instances; }

@@ -23,27 +23,31 @@ int64_t largest_fitting(int64_t hi, const std::function<bool(int64_t)>& fits) {
   return lo;
 }
 
-// The scenario at another seq_len; inference keeps the prompt/output proportion.
-Scenario with_seq_len(const Scenario& s, int64_t seq_len) {
-  Scenario t = s;
+// Sets the scenario's seq_len; inference keeps the prompt/output proportion of `prompt_share`.
+void set_seq_len(Scenario& t, double prompt_share, int64_t seq_len) {
   t.seq_len = seq_len;
-  const double prompt_share = static_cast<double>(s.prompt_tokens) / static_cast<double>(s.seq_len);
   t.prompt_tokens = static_cast<int64_t>(prompt_share * static_cast<double>(seq_len) + 0.5);
   t.output_tokens = seq_len - t.prompt_tokens;
-  return t;
 }
 
 }  // namespace
 
 MaxFit max_fit(const Scenario& s, const Gpu& gpu) {
-  auto fits = [&gpu](const Scenario& t) { return estimate_memory(t, &gpu).per_gpu_bytes <= gpu.memory_bytes; };
+  // One working copy, changed in place per probe: a Scenario carries the model as given
+  // (model_input), and an imported config.json of megabytes copied ~70 times took seconds.
+  Scenario t = s;
+  auto fits = [&] { return estimate_memory(t, &gpu).per_gpu_bytes <= gpu.memory_bytes; };
   MaxFit out;
   out.batch = largest_fitting(kMaxBatch, [&](int64_t b) {
-    Scenario t = s;
     t.batch = b;
-    return fits(t);
+    return fits();
   });
-  out.seq_len = largest_fitting(kMaxSeqLen, [&](int64_t n) { return fits(with_seq_len(s, n)); });
+  t.batch = s.batch;
+  const double prompt_share = static_cast<double>(s.prompt_tokens) / static_cast<double>(s.seq_len);
+  out.seq_len = largest_fitting(kMaxSeqLen, [&](int64_t n) {
+    set_seq_len(t, prompt_share, n);
+    return fits();
+  });
   return out;
 }
 

@@ -207,9 +207,10 @@ double training_runtime_bytes(const Scenario& s, const Gpu* gpu, double transien
   double bytes = runtime_bytes(s, gpu);
   const int groups = (s.dp() > 1) + (s.tp > 1) + (s.pp > 1);
   bytes += groups * kNcclBytesPerGroup;
-  if (s.engine == Engine::Deepspeed && s.dp() > 1 && (s.training.zero == 1 || s.training.zero == 2)) {
+  if (s.engine == Engine::Deepspeed && s.dp() > 1 && s.training.zero <= 2) {
     // reduce_bucket_size "auto" = hidden^2 elements (transformers integrations/deepspeed.py), 16-bit,
-    // double-buffered with overlap_comm.
+    // double-buffered with overlap_comm; stage 0 buckets its gradient all-reduce the same way
+    // (DeepSpeedEngine.allreduce_gradients), ZeRO-3 reduces through its own partitioned buffers.
     bytes += 2 * kHalf * d(s.model.hidden) * d(s.model.hidden);
   }
   return bytes + kFragmentationShare * transient;

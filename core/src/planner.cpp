@@ -27,7 +27,8 @@ struct Config {
 using ConfigKey = std::tuple<int64_t, int64_t, int, int64_t>;
 
 // Memory is evaluated once per configuration without a card and reused for every GPU type:
-// the card enters the estimate only through runtime_bytes() (planner_test checks this).
+// the card enters the estimate only through runtime_bytes() (planner_test checks this), except
+// for paged optimizers (per_gpu_bytes).
 struct Search {
   Scenario work;  // the scenario, its parallel layout rewritten per configuration
   ModelCosts costs;
@@ -47,6 +48,12 @@ void apply(Search& z, const Config& c) {
 }
 
 double per_gpu_bytes(Search& z, const Config& c, const Gpu& gpu) {
+  // Paged optimizer states spill to host RAM when the card is full (memory_training.cpp), so
+  // there the card shapes more than runtime_bytes(): estimate per card, as `estimate` does.
+  if (is_training(z.work.task) && z.work.training.optimizer == Optimizer::PagedAdamw8bit) {
+    apply(z, c);
+    return estimate_memory(z.work, &gpu).per_gpu_bytes;
+  }
   auto it = z.memory_less_runtime.find(key_of(c));
   if (it == z.memory_less_runtime.end()) {
     apply(z, c);
@@ -241,7 +248,8 @@ Plan instance_plan(Search& z, const Instance& instance) {
     if (!best || better(p, *best)) best = p;
   }
   if (!best) {  // no layout is possible at all (max_gpus below one replica)
-    best = make_plan(z, instance, gpu, {1, 1, 0, 1});
+    // The scenario's own ZeRO stage: offload is only valid with it.
+    best = make_plan(z, instance, gpu, {1, 1, z.work.zero_set ? z.work.training.zero : 0, 1});
   }
   if (!best->fits) best->reason = reason_for(z, *best, gpu);
   return *best;
@@ -254,13 +262,15 @@ std::vector<const Instance*> candidate_instances(const Scenario& s) {
     return list.empty() || std::find(list.begin(), list.end(), id) != list.end();
   };
   std::vector<const Instance*> out;
-  for (const Instance& i : instance_catalog()) {
-    if (i.billing != "on-demand" || !find_gpu(i.gpu_id)) continue;  // capacity blocks are reserved ahead
-    if (!listed(s.filters.providers, i.provider_id) || !listed(s.filters.gpus, i.gpu_id)) continue;
-    if (s.gpu && *s.gpu != i.gpu_id) continue;
-    if (s.filters.max_gpus && i.gpus > *s.filters.max_gpus) continue;
+  auto consider = [&](const Instance& i) {
+    if (i.billing != "on-demand" || !find_gpu(i.gpu_id)) return;  // capacity blocks are reserved ahead
+    if (!listed(s.filters.providers, i.provider_id) || !listed(s.filters.gpus, i.gpu_id)) return;
+    if (s.gpu && *s.gpu != i.gpu_id) return;
+    if (s.filters.max_gpus && i.gpus > *s.filters.max_gpus) return;
     out.push_back(&i);
-  }
+  };
+  for (const Instance& i : instance_catalog()) consider(i);
+  for (const Instance& i : s.pricing.custom_instances) consider(i);  // provider id "custom"
   return out;
 }
 
@@ -278,9 +288,17 @@ std::vector<Plan> rank_plans(const Scenario& s) {
   z.costs = model_costs(s);
   z.max_gpus = s.filters.max_gpus.value_or(kMaxSearchGpus);
   std::vector<Plan> plans;
+  // From `s`, not z.work: plans of custom instances point into the caller's scenario, which
+  // outlives them; z.work dies here.
   for (const Instance* instance : candidate_instances(s)) plans.push_back(instance_plan(z, *instance));
-  std::stable_sort(plans.begin(), plans.end(), better);
-  return plans;
+  // Sort indices, then move each plan once: plans carry strings, and a merge sort moves often.
+  std::vector<size_t> order(plans.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return better(plans[a], plans[b]); });
+  std::vector<Plan> sorted;
+  sorted.reserve(plans.size());
+  for (size_t i : order) sorted.push_back(std::move(plans[i]));
+  return sorted;
 }
 
 nlohmann::json to_json(const Plan& p) {

@@ -195,6 +195,12 @@ double nominal_bits(WeightFormat f) {
 }
 
 WeightBytes weight_bytes(const Architecture& arch, WeightFormat f) {
+  // The last answer is kept: the planner asks for the same model and format thousands of times.
+  thread_local Architecture last_arch;
+  thread_local WeightFormat last_format = WeightFormat::Bf16;
+  thread_local WeightBytes last;
+  thread_local bool valid = false;
+  if (valid && f == last_format && same_shape(arch, last_arch)) return last;
   const ParamCounts p = count_params(arch);
   const double more_share = more_bits_share(arch.layers);
   WeightBytes w;
@@ -206,6 +212,10 @@ WeightBytes weight_bytes(const Architecture& arch, WeightFormat f) {
   // Norms and biases: fp32 in fp32 models and in GGUF files (llama.cpp keeps 1-D tensors F32).
   w.other = p.other * ((f == WeightFormat::Fp32 || is_gguf(f)) ? 4 : 2);
   w.per_layer = arch.layers > 0 ? (w.linear + w.other) / static_cast<double>(arch.layers) : 0;
+  last_arch = arch;
+  last_format = f;
+  last = w;
+  valid = true;
   return w;
 }
 

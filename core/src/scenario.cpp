@@ -136,6 +136,45 @@ void parse_efficiency(JsonReader& top, Scenario* s) {
   r.reject_unknown();
 }
 
+constexpr int64_t kMaxInstanceGpus = 64;
+constexpr double kMaxPricePerHour = 1e7;
+
+// One of pricing.custom_instances, as a catalog instance of provider "custom".
+Instance parse_custom_instance(const nlohmann::json& j, const std::string& field) {
+  JsonReader r(j, field);
+  Instance i;
+  i.provider_id = "custom";
+  i.billing = "on-demand";
+  i.price_date = "user";
+  i.source = "user";
+  i.provider = r.string("provider").value_or("");
+  const auto name = r.string("instance");
+  if (!name || name->empty()) throw InputError(field + ".instance", "is required: a name for the instance type");
+  // The page keys prices by type name and launch picks a plan by it, so names must not collide.
+  for (const Instance& c : instance_catalog()) {
+    if (c.instance == *name) throw InputError(field + ".instance", "\"" + *name + "\" is a catalog instance type: give yours another name (or set its price in pricing.overrides)");
+  }
+  i.instance = *name;
+  i.region = r.string("region").value_or("");
+  const auto gpu = r.string("gpu");
+  if (!gpu) throw InputError(field + ".gpu", "is required: a catalog GPU id (see `gpusizer gpus`)");
+  if (!find_gpu(*gpu)) throw InputError(field + ".gpu", "unknown GPU id \"" + *gpu + "\" (see `gpusizer gpus`)");
+  i.gpu_id = *gpu;
+  const auto gpus = r.integer("gpus_per_instance", 1, kMaxInstanceGpus);
+  if (!gpus) throw InputError(field + ".gpus_per_instance", "is required: an integer from 1 to 64");
+  i.gpus = static_cast<int>(*gpus);
+  const auto price = r.number("price_per_hour", 0, kMaxPricePerHour, true);
+  if (!price) throw InputError(field + ".price_per_hour", "is required: a number above 0");
+  i.price_per_hour = *price;
+  const auto currency = r.choice("currency", {"USD", "CNY"});
+  if (!currency) throw InputError(field + ".currency", "is required: \"USD\" or \"CNY\"");
+  i.currency = *currency;
+  i.vcpu = static_cast<int>(r.integer("vcpu", 1, 100'000).value_or(0));
+  i.ram_bytes = r.number("ram_bytes", 0, 1e15, true).value_or(0);
+  r.reject_unknown();
+  return i;
+}
+
 void parse_pricing(JsonReader& top, Scenario* s) {
   if (!top.has("pricing")) return;
   JsonReader r(top.raw("pricing"), "pricing");
@@ -146,7 +185,19 @@ void parse_pricing(JsonReader& top, Scenario* s) {
     require_object(o, "pricing.overrides");
     for (auto it = o.begin(); it != o.end(); ++it) {
       JsonReader item(o, "pricing.overrides");
-      s->pricing.overrides[it.key()] = *item.number(it.key(), 0, 1e7, true);
+      s->pricing.overrides[it.key()] = *item.number(it.key(), 0, kMaxPricePerHour, true);
+    }
+  }
+  if (r.has("custom_instances")) {
+    const nlohmann::json& list = r.raw("custom_instances");
+    if (!list.is_array()) throw InputError("pricing.custom_instances", "must be an array of instance objects");
+    for (size_t n = 0; n < list.size(); ++n) {
+      const std::string field = "pricing.custom_instances[" + std::to_string(n) + "]";
+      Instance i = parse_custom_instance(list[n], field);
+      for (const Instance& earlier : s->pricing.custom_instances) {
+        if (earlier.instance == i.instance) throw InputError(field + ".instance", "\"" + i.instance + "\" is already a custom instance type");
+      }
+      s->pricing.custom_instances.push_back(std::move(i));
     }
   }
   r.reject_unknown();
@@ -314,6 +365,17 @@ nlohmann::json scenario_to_json(const Scenario& s) {
   if (s.efficiency.mfu) j["efficiency"]["mfu"] = *s.efficiency.mfu;
   if (s.efficiency.bandwidth) j["efficiency"]["bandwidth"] = *s.efficiency.bandwidth;
   j["headroom"] = s.headroom;
+  const Pricing& p = s.pricing;
+  j["pricing"]["currency"] = p.currency;
+  if (p.cny_per_usd) j["pricing"]["cny_per_usd"] = *p.cny_per_usd;
+  if (!p.overrides.empty()) j["pricing"]["overrides"] = p.overrides;
+  for (const Instance& i : p.custom_instances) {
+    nlohmann::json c = {{"provider", i.provider}, {"instance", i.instance}, {"region", i.region}, {"gpu", i.gpu_id},
+                        {"gpus_per_instance", i.gpus}, {"price_per_hour", i.price_per_hour}, {"currency", i.currency}};
+    if (i.vcpu > 0) c["vcpu"] = i.vcpu;
+    if (i.ram_bytes > 0) c["ram_bytes"] = i.ram_bytes;
+    j["pricing"]["custom_instances"].push_back(c);
+  }
   return j;
 }
 

@@ -54,7 +54,8 @@ nlohmann::json cell_scenario(const nlohmann::json& context, const std::string& m
 nlohmann::json cell(const nlohmann::json& scenario_json, const std::string& workload) {
   nlohmann::json c = {{"workload", workload}};
   try {
-    const std::vector<Plan> plans = rank_plans(parse_scenario(scenario_json));
+    const Scenario s = parse_scenario(scenario_json);  // named: plans may point into its custom instances
+    const std::vector<Plan> plans = rank_plans(s);
     if (plans.empty()) {
       c["fits"] = false;
       c["reason"] = "no instance passes the filters";

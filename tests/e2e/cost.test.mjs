@@ -56,14 +56,18 @@ test('an edited price reorders the ranking and survives a reload', async () => {
   await close();
 });
 
-test('choosing a plan gives the launch commands for it', async () => {
+test('choosing a plan gives the launch commands for it, and Copy puts one on the clipboard', async () => {
   const { page, problems, close } = await open('#seq_len=8192&batch=4');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
   const plan = await firstPlan(page);
   await page.locator('.ranking tbody tr').first().locator('th button').click();
   assert.match(await page.locator('#launch-plan').textContent(), new RegExp(`^For ${plan}:`));
   const vllm = await page.locator('code[data-tool="vllm"]').textContent();
   assert.match(vllm, /^vllm serve meta-llama\/Llama-3\.1-8B/);
   assert.match(vllm, /--max-model-len 8192/);
+  const block = page.locator('.launch-item', { has: page.locator('code[data-tool="vllm"]') });
+  await block.getByRole('button', { name: 'Copy' }).click();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), vllm);
   assert.deepEqual(problems, []);
   await close();
 });

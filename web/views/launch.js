@@ -2,7 +2,7 @@
 // for the page's own GPU layout: each text in a block with its file name, the tool version its
 // flags were checked against, and a copy button; then the notes and warnings the core adds.
 import { h, replace } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, warning } from '../i18n.js';
 import { copyButton } from './copy.js';
 import { errorBox } from './results.js';
 
@@ -27,7 +27,8 @@ export function launchView(root, { catalog }) {
             copyButton(() => c.text)),
           h('pre', { class: 'mono' }, h('code', { 'data-tool': c.tool, 'data-kind': c.kind }, c.text)))),
         result.notes.length > 0 && h('ul', { class: 'notes' }, result.notes.map((n) => h('li', {}, n))),
-        result.warnings.length > 0 && h('ul', { class: 'notes warn' }, result.warnings.map((w) => h('li', {}, w))));
+        result.warning_details.length > 0 && h('ul', { class: 'notes warn' },
+          result.warning_details.map((w) => h('li', { 'data-code': w.code }, warning(w, gpu)))));
     },
   };
 }

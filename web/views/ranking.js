@@ -60,11 +60,12 @@ export function rankingView(root, { catalog, onChange, onPlan }) {
         title: p.reason ?? null }, columns.map((col) => {
         const text = col.value(p) == null ? '—' : col.text ? col.text(p, catalog) : String(col.value(p));
         // The instance picks the plan for the launch commands; provider, region and the price's
-        // date and source go under it.
+        // date and source go under it, and the user's own instances say so.
         return col.key === 'instance'
           ? h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', onclick: () => onPlan(p),
             'aria-label': t('pickPlan', { name: p.instance }) }, p.instance),
-          h('span', { class: 'sub', title: `${p.price_date ?? ''} · ${p.price_source ?? ''}` }, `${p.provider} · ${p.region}`))
+          h('span', { class: 'sub', title: `${p.price_date ?? ''} · ${p.price_source ?? ''}` },
+            [p.provider_id === 'custom' && t('customTag'), p.provider, p.region].filter(Boolean).join(' · ')))
           : h('td', { class: col.num ? 'num' : '' }, text);
       }))))), more);
   }

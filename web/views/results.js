@@ -3,7 +3,7 @@
 // type of the catalog; and the assumptions with their sources.
 import { h, replace } from '../dom.js';
 import { PARTS, memoryBar } from '../bar.js';
-import { bytesPerS, compact, gib, has, hours, int, kib, percent, rate, seconds, t } from '../i18n.js';
+import { bytesPerS, compact, gib, hours, int, kib, percent, rate, seconds, t, warning } from '../i18n.js';
 
 export function resultsView(root, { catalog, onGpu }) {
   return {
@@ -88,8 +88,7 @@ function speedCard({ throughput: tp, time }) {
 function warningsCard(estimate, gpu) {
   return h('section', { class: 'card warnings', 'aria-labelledby': 'warn-h' },
     h('h2', { id: 'warn-h' }, t('sec.warnings')),
-    h('ul', {}, estimate.warning_details.map((w) => h('li', { 'data-code': w.code },
-      has(`w.${w.code}`) ? t(`w.${w.code}`, { gpu: gpu?.name }) : w.message))));
+    h('ul', {}, estimate.warning_details.map((w) => h('li', { 'data-code': w.code }, warning(w, gpu?.name)))));
 }
 
 function fitsCard(fits, catalog, chosen, onGpu) {

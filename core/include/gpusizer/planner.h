@@ -16,7 +16,7 @@
 namespace gpusizer {
 
 struct Plan {
-  const Instance* instance = nullptr;  // into instance_catalog()
+  const Instance* instance = nullptr;  // into instance_catalog() or the scenario's pricing.custom_instances
   int64_t instances = 0;
   int64_t gpus = 0;  // GPUs the configuration uses (tp x pp x data-parallel replicas)
   int64_t tp = 1;
@@ -33,13 +33,16 @@ struct Plan {
   std::string reason;                             // why it does not fit
 };
 
-// Instances the filters admit (providers, gpus, the scenario's gpu, on-demand billing).
+// Instances the filters admit (providers, gpus, the scenario's gpu, on-demand billing): the
+// catalog's, then the scenario's custom ones (provider id "custom").
 std::vector<const Instance*> candidate_instances(const Scenario& s);
 
 // Price per hour of one instance in the scenario's currency (overrides and cny_per_usd applied).
 double instance_price(const Instance& instance, const Scenario& s);
 
 // One plan per candidate instance type; fitting plans first, cheapest first (see planner.md).
+// Plans of custom instances point into s.pricing.custom_instances: keep `s` alive while using them
+// (no rank_plans(parse_scenario(...)) whose plans outlive the statement).
 // Throws InputError when the scenario's memory model does (e.g. an unavailable task).
 std::vector<Plan> rank_plans(const Scenario& s);
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpusizer/architecture.h"
+#include "gpusizer/catalog.h"
 #include "gpusizer/precision.h"
 
 namespace gpusizer {
@@ -57,6 +58,8 @@ struct Pricing {
   std::string currency = "USD";                  // currency of rankings and costs: "USD" or "CNY"
   std::optional<double> cny_per_usd;             // default: the catalog's documented rate
   std::map<std::string, double> overrides;       // instance type -> price per hour, its own currency
+  // The user's own instance types (provider_id "custom", on-demand); plans point into this vector.
+  std::vector<Instance> custom_instances;
 };
 struct Filters {
   std::vector<std::string> providers;  // provider ids; empty = all
