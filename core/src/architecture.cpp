@@ -255,30 +255,25 @@ auto shape_tie(const Architecture& a) {
 
 bool same_shape(const Architecture& a, const Architecture& b) { return shape_tie(a) == shape_tie(b); }
 
+// The last answer of `build` (a function pointer: one cache per builder) for this shape.
+template <typename T, T (*build)(const Architecture&)>
+T remembered(const Architecture& arch) {
+  thread_local Architecture last;
+  thread_local T value;
+  thread_local bool valid = false;
+  if (!valid || !same_shape(arch, last)) {
+    value = build(arch);
+    last = arch;
+    valid = true;
+  }
+  return value;
+}
+
 std::vector<LinearModule> linear_modules(const Architecture& arch) {
-  thread_local Architecture last;
-  thread_local std::vector<LinearModule> modules;
-  thread_local bool valid = false;
-  if (!valid || !same_shape(arch, last)) {
-    modules = build_linear_modules(arch);
-    last = arch;
-    valid = true;
-  }
-  return modules;
+  return remembered<std::vector<LinearModule>, build_linear_modules>(arch);
 }
 
-ParamCounts count_params(const Architecture& arch) {
-  thread_local Architecture last;
-  thread_local ParamCounts counts;
-  thread_local bool valid = false;
-  if (!valid || !same_shape(arch, last)) {
-    counts = build_param_counts(arch);
-    last = arch;
-    valid = true;
-  }
-  return counts;
-}
-
+ParamCounts count_params(const Architecture& arch) { return remembered<ParamCounts, build_param_counts>(arch); }
 
 void validate_architecture(const Architecture& a, const std::string& field) {
   check_range(field, "layers", a.layers, 1, kMaxArchSize);
