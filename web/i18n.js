@@ -238,6 +238,7 @@ const STRINGS = {
 
   // Warnings by the core's code (see warning() below); English is the core's own text.
   'w.bf16_unsupported': ['', '{gpu} 不支持原生 bf16：请改用 fp16（框架会回退到 fp16，或以较慢的方式模拟 bf16）'],
+  'w.format_unsupported': ['', '推理框架无法在 {gpu} 上运行该权重格式（AWQ 需要计算能力 7.5 及以上，fp8 权重需要 8.0 及以上）：请换用 GPTQ/bf16，或选择更新的 GPU'],
   'w.fp8_unsupported': ['', '{gpu} 没有 FP8 张量核心（Ada、Hopper 及之后的架构才有）：fp8 只能以仅权重反量化方式运行，或无法运行'],
   'w.params_only_model': ['', '模型结构仅由参数量推算；请选择预设或提供 config.json，以精确计算 KV 缓存和激活值'],
   'w.zero_with_pipeline': ['', 'DeepSpeed 不支持流水线并行与 ZeRO-2/3 同时使用；pp > 1 时请用 ZeRO-1'],

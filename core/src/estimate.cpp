@@ -2,8 +2,24 @@
 
 namespace gpusizer {
 
+std::string unsupported_reason(const Scenario& s, const Gpu& gpu) {
+  // vLLM's AWQ kernels need compute capability 7.5 (awq.py get_min_capability() = 75), as do
+  // AutoAWQ's and TensorRT-LLM's; LMDeploy's TurboMind also runs W4A16 on Volta.
+  if (s.weights == WeightFormat::AwqInt4 && gpu.arch == "volta" && s.engine != Engine::Lmdeploy) {
+    return "AWQ kernels need compute capability 7.5 or newer; " + gpu.name + " (Volta) has 7.0";
+  }
+  // fp8 weights need Ampere at least (vLLM fp8.py get_min_capability() = 80: Marlin weight-only
+  // dequantisation there, fp8 tensor cores from Ada).
+  if (s.weights == WeightFormat::Fp8 && (gpu.arch == "volta" || gpu.arch == "turing")) {
+    return "fp8 weights need compute capability 8.0 or newer; " + gpu.name + " is older";
+  }
+  return "";
+}
+
 std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
   std::vector<Warning> out;
+  const std::string unsupported = unsupported_reason(s, gpu);
+  if (!unsupported.empty()) out.push_back({"format_unsupported", "weights", unsupported});
   const bool bf16_used = s.weights == WeightFormat::Bf16 || s.kv_cache == KvFormat::Bf16 ||
                          (is_training(s.task) && s.weights != WeightFormat::Fp16 && s.weights != WeightFormat::Fp32);
   if (bf16_used && !gpu.supports_bf16) {

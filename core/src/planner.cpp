@@ -1,5 +1,7 @@
 // The planner: per instance type, the cheapest fitting configuration; then the ranking.
 #include "gpusizer/planner.h"
+
+#include "gpusizer/estimate.h"
 #include "format.h"
 
 #include <algorithm>
@@ -252,6 +254,15 @@ Plan instance_plan(Search& z, const Instance& instance) {
     best = make_plan(z, instance, gpu, {1, 1, z.work.zero_set ? z.work.training.zero : 0, 1});
   }
   if (!best->fits) best->reason = reason_for(z, *best, gpu);
+  const std::string unsupported = unsupported_reason(z.work, gpu);
+  if (!unsupported.empty()) {  // it may fit in memory, but the engine cannot run it on this card
+    best->fits = false;
+    best->throughput.reset();
+    best->hours.reset();
+    best->cost.reset();
+    best->cost_per_million_tokens.reset();
+    best->reason = unsupported;
+  }
   return *best;
 }
 

@@ -57,3 +57,14 @@ test('the workload tabs follow the arrow keys and every focused control shows a 
   }
   await close();
 });
+
+test('no section widens the page past the window, at 1280 px and at 360 px', async () => {
+  for (const width of [1280, 360]) {
+    const { page, close } = await open({ locale: 'en-US', viewport: { width, height: 900 } });
+    for (const summary of await page.locator('details > summary').all()) await summary.click();
+    await page.waitForTimeout(300);  // the lookup table computes after its section opens
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), width, `at ${width} px`);
+    assert.equal(await page.locator('#prices .notice, #prices p').filter({ hasText: /^false$/ }).count(), 0);
+    await close();
+  }
+});

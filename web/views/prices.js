@@ -98,7 +98,7 @@ export function pricesView(root, { catalog, onPrices, checkPrices }) {
       onchange: () => { importFile(file.files[0]); file.value = ''; } });
     body.append(
       h('p', { class: 'hint' }, t('pricesHint')),
-      !persistent() && h('p', { class: 'notice' }, t('notKept')),
+      ...(persistent() ? [] : [h('p', { class: 'notice' }, t('notKept'))]),  // native append would print `false`
       h('div', { class: 'toolbar' }, filter,
         h('button', { type: 'button', onclick: () => download('gpusizer-prices.json',
           `${JSON.stringify({ schema: 1, overrides, custom_instances: custom }, null, 2)}\n`, 'application/json') }, t('exportPrices')),

@@ -35,6 +35,9 @@ Estimate estimate(const Scenario& s);
 
 // Warnings about the chosen card: bf16 without native support, fp8 before Ada/Hopper, ...
 std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu);
+// Why the engine cannot run the weight format on this card at all ("" when it can): the
+// planner drops such plans; estimate warns.
+std::string unsupported_reason(const Scenario& s, const Gpu& gpu);
 
 nlohmann::json to_json(const Estimate& e);
 nlohmann::json to_json(const Warning& w);
