@@ -51,7 +51,7 @@ export const FIELDS = [
   { key: 'pricing.cny_per_usd', kind: 'num', group: 'cost', min: 0 },
   { key: 'filters.max_gpus', kind: 'int', group: 'cost', min: 1 },
   { key: 'filters.providers', kind: 'list', group: 'cost',
-    options: (c) => [...new Set(c.instances.map((i) => i.provider_id))] },
+    options: (c) => [...new Set(c.instances.map((i) => i.provider_id)), 'custom'] },  // 'custom': your own
   { key: 'filters.gpus', kind: 'list', group: 'cost', options: (c) => c.gpus.map((g) => g.id) },
 ];
 

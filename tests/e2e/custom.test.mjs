@@ -49,6 +49,15 @@ test('a custom instance cheaper than all ranks first, marked custom, and stays a
   await firstRow(page).locator('th button').click();
   assert.match(await page.locator('#launch-plan').textContent(), /^For my-box:/);
 
+  // A provider filter keeps them when "Your own instances" is ticked, and drops them otherwise.
+  await page.locator('summary', { hasText: /^Providers/ }).click();
+  await page.getByRole('checkbox', { name: 'AWS EC2' }).check();
+  assert.notEqual(await firstPlan(page), 'my-box');
+  await page.getByRole('checkbox', { name: 'Your own instances' }).check();
+  assert.equal(await firstPlan(page), 'my-box');
+  await page.getByRole('checkbox', { name: 'AWS EC2' }).uncheck();
+  await page.getByRole('checkbox', { name: 'Your own instances' }).uncheck();
+
   await page.locator('#prices summary').click();
   await page.getByRole('button', { name: 'Delete my-box' }).click();
   assert.notEqual(await firstPlan(page), 'my-box');

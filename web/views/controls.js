@@ -18,7 +18,9 @@ function optionLabel(f, value, catalog) {
     return f.key === 'gpu' ? `${gpu.name} · ${gib(gpu.memory_bytes)}` : gpu.name;
   }
   if (f.key === 'engine') return ENGINE_NAMES[value];
-  if (f.key === 'filters.providers') return catalog.instances.find((i) => i.provider_id === value).provider;
+  if (f.key === 'filters.providers') {
+    return value === 'custom' ? t('customTitle') : catalog.instances.find((i) => i.provider_id === value).provider;
+  }
   return has(`opt.${value}`) ? t(`opt.${value}`) : String(value);
 }
 
