@@ -141,7 +141,8 @@ InstanceData load_instances() {
     std::string where = "instances.json entry " + std::to_string(data.instances.size());
     only_keys(e,
               {"provider", "provider_id", "instance", "region", "gpu_id", "gpus", "vcpu", "ram_bytes",
-               "price_per_hour", "currency", "billing", "price_date", "source", "notes"},
+               "price_per_hour", "currency", "billing", "price_date", "source", "notes",
+               "gpu_link", "gpu_link_bytes_per_s", "network_gbps", "rdma", "cluster", "network_source"},
               where);
     Instance in;
     in.instance = get_string(e, "instance", where);
@@ -161,6 +162,15 @@ InstanceData load_instances() {
     const std::string source_key = get_string(e, "source", where);
     in.source = get_string(sources, source_key.c_str(), where + " source");
     in.notes = get_string(e, "notes", where);
+    if (e.contains("gpu_link")) {  // the network facts come as one group (catalog_test checks each row)
+      in.gpu_link = get_string(e, "gpu_link", where);
+      in.gpu_link_bytes_per_s = get_number(e, "gpu_link_bytes_per_s", where);
+      in.network_gbps = get_number(e, "network_gbps", where);
+      in.rdma = get_string(e, "rdma", where);
+      in.cluster = get_bool(e, "cluster", where);
+      const std::string network_key = get_string(e, "network_source", where);
+      in.network_source = get_string(sources, network_key.c_str(), where + " network_source");
+    }
     data.instances.push_back(std::move(in));
   }
   return data;

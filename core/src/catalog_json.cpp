@@ -61,7 +61,10 @@ nlohmann::json instances_json() {
                    {"instance", i.instance}, {"region", i.region}, {"gpu", i.gpu_id},
                    {"gpus_per_instance", i.gpus}, {"vcpu", i.vcpu}, {"ram_bytes", i.ram_bytes},
                    {"price_per_hour", i.price_per_hour}, {"currency", i.currency},
-                   {"price_date", i.price_date}, {"source", i.source}, {"notes", i.notes}});
+                   {"price_date", i.price_date}, {"source", i.source}, {"notes", i.notes},
+                   {"gpu_link", i.gpu_link}, {"gpu_link_bytes_per_s", i.gpu_link_bytes_per_s},
+                   {"network_gbps", i.network_gbps}, {"rdma", i.rdma}, {"cluster", i.cluster},
+                   {"network_source", i.network_source}});
   }
   return out;
 }

@@ -56,6 +56,16 @@ struct Instance {
   std::string price_date;   // as given by the source
   std::string source;
   std::string notes;
+
+  // The network (docs/catalog.md "Networks"). Inside the instance: how its GPUs talk to each
+  // other; between instances: the instance's network and whether the provider can place several
+  // of them in one cluster (placement group / cluster network) at all.
+  std::string gpu_link = "none";         // "nvswitch", "nvlink" (bridge/mesh), "xgmi", "pcie"; "none" = one GPU
+  double gpu_link_bytes_per_s = 0;       // per GPU to its peers inside the instance, bidirectional total
+  double network_gbps = 0;               // the instance's network to other instances, Gbit/s in all (0 = unknown)
+  std::string rdma;                      // "infiniband", "roce", "efa", "erdma", "tcpxo", ...; "" = TCP only
+  bool cluster = false;                  // several instances can be placed in one cluster network
+  std::string network_source;            // citation of the network facts ("" = not yet sourced)
 };
 
 const std::vector<Gpu>& gpu_catalog();
