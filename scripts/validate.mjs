@@ -65,7 +65,8 @@ function loadData(dir) {
     doc.cases.forEach((c, i) => {
       const at = `cases[${i}]`;
       for (const k of ['id', 'group', 'metric', 'unit']) if (typeof c[k] !== 'string' || !c[k]) fail(`${at}.${k}`, 'missing');
-      if (typeof c.value !== 'number' || !(c.value > 0)) fail(`${at}.value`, 'must be a positive number');
+      // Negative values exist (vLLM's CUDA-graph delta can free memory); they are listed, never scored.
+      if (typeof c.value !== 'number' || !Number.isFinite(c.value) || c.value === 0) fail(`${at}.value`, 'must be a non-zero number');
       if (ids.has(c.id)) fail(`${at}.id`, `"${c.id}" also in ${ids.get(c.id)}`);
       ids.set(c.id, where);
       cases.push({ ...c, _source: doc.source.id, _split: doc.split });
@@ -102,7 +103,8 @@ const METRICS = {
   vllm_activation_peak: 'memory (engine budget)',
   vllm_cuda_graph: 'memory (engine budget)',
   vllm_peak_torch: 'memory (engine budget)',
-  sglang_kv_size: 'memory (engine budget)',
+  sglang_k_size: 'memory (engine budget)',
+  sglang_v_size: 'memory (engine budget)',
   sglang_cuda_graph: 'memory (engine budget)',
   llamacpp_compute_buffer: 'memory (engine budget)',
 };
@@ -117,7 +119,8 @@ const NOT_MODELLED = {
   vllm_activation_peak: "not scored: no model of vLLM's profile-run activation peak (max_num_batched_tokens) yet",
   vllm_cuda_graph: 'not scored: no model of CUDA-graph memory yet',
   vllm_peak_torch: "not scored: no model of vLLM's profile-run peak yet",
-  sglang_kv_size: "not scored: no model of SGLang's mem_fraction_static budget yet",
+  sglang_k_size: "not scored: no model of SGLang's mem_fraction_static budget yet",
+  sglang_v_size: "not scored: no model of SGLang's mem_fraction_static budget yet",
   sglang_cuda_graph: 'not scored: no model of CUDA-graph memory yet',
   llamacpp_compute_buffer: "not scored: no model of llama.cpp's compute buffer (n_batch/n_ubatch graph) yet",
 };
@@ -379,10 +382,12 @@ function megatronFlopsPerToken(a, s) {
 function loggedKvBytes(c, byRun) {
   const run = c.extra && c.extra.run;
   if (!run) return null;
-  const mate = (byRun.get(run) || []).find((x) => x.metric === 'vllm_kv_cache_available' || x.metric === 'sglang_kv_size');
-  if (!mate) return null;
-  const scale = unitScale(mate.unit);
-  return scale ? mate.value * scale : null;
+  const mates = byRun.get(run) || [];
+  const vllm = mates.find((x) => x.metric === 'vllm_kv_cache_available');
+  const sglang = mates.filter((x) => x.metric === 'sglang_k_size' || x.metric === 'sglang_v_size');  // K and V halves
+  const parts = vllm ? [vllm] : sglang.length === 2 ? sglang : [];
+  if (!parts.length || parts.some((x) => !unitScale(x.unit) || !(x.value > 0))) return null;
+  return parts.reduce((sum, x) => sum + x.value * unitScale(x.unit), 0);
 }
 
 // Reads the prediction for a covered case from its estimate; null when the key is absent.
@@ -401,7 +406,8 @@ function predict(cov, est, c, byRun) {
       const bytes = loggedKvBytes(c, byRun);
       if (bytes === null) return { skip: 'not scored: no logged KV memory for this run, and no model of the KV budget yet' };
       const s = cov.scenario;
-      const perToken = m.breakdown.kv_cache / ((s.batch || 1) * s.seq_len);
+      const seq = s.seq_len || 2048;  // the scenario's default seq_len (shared/spec/scenario.md)
+      const perToken = m.breakdown.kv_cache / ((s.batch || 1) * seq);
       const tokens = bytes / perToken;
       if (cov.read === 'kv_tokens') return tokens;
       const block = (c.engine_options && c.engine_options.block_size) || 16;  // vLLM's default --block-size
@@ -466,7 +472,9 @@ function evaluate(cases, bin) {
     if (p && typeof p === 'object') { r.cov.skip = r.cov.skip || p.skip; return; }
     r.pred = p;
     if (p === null) r.cov.skip = r.cov.skip || 'not covered: the estimate has no throughput/time for it yet';
-    else r.err = p / r.c.value - 1;
+    else if (!Number.isFinite(p)) r.cov.skip = r.cov.skip || 'prediction is not a finite number';
+    else if (r.c.value > 0) r.err = p / r.c.value - 1;
+    else r.cov.skip = r.cov.skip || 'negative measured value: listed, not scored';
   });
   return rows;
 }
