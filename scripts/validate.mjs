@@ -91,7 +91,7 @@ const METRICS = {
   nvidia_smi_used: 'memory (peak)',
   vllm_weights_loaded: 'memory (weights)',
   sglang_weights_loaded: 'memory (weights)',
-  llamacpp_model_buffer: 'memory (weights)',
+  llamacpp_model_buffer: 'memory (engine budget)',
   model_file_size: 'memory (weights)',
   llamacpp_kv_buffer: 'memory (KV cache)',
   vllm_kv_cache_tokens: 'memory (KV tokens)',
@@ -122,6 +122,7 @@ const NOT_MODELLED = {
   sglang_k_size: "not scored: no model of SGLang's mem_fraction_static budget yet",
   sglang_v_size: "not scored: no model of SGLang's mem_fraction_static budget yet",
   sglang_cuda_graph: 'not scored: no model of CUDA-graph memory yet',
+  llamacpp_model_buffer: "not scored: the CUDA buffer excludes the tensors llama.cpp keeps on the CPU (token embeddings); compare model_file_size",
   llamacpp_compute_buffer: "not scored: no model of llama.cpp's compute buffer (n_batch/n_ubatch graph) yet",
 };
 
@@ -155,6 +156,7 @@ const WEIGHTS = { 'bf16': 'bf16', 'gptq-int8': 'gptq-int8', 'gptq-int4': 'gptq-i
 const WEIGHT_IDS = new Set(['fp32', 'bf16', 'fp16', 'fp8', 'int8', 'int4', 'nf4', 'gptq-int8', 'gptq-int4', 'awq-int4',
   'q8_0', 'q6_k', 'q5_k_m', 'q5_k_s', 'q5_0', 'q4_k_m', 'q4_k_s', 'q4_0', 'q3_k_m', 'q2_k']);
 const weightsOf = (p) => WEIGHTS[p] || (WEIGHT_IDS.has(p) ? p : null);
+const KV_METRICS = new Set(['llamacpp_kv_buffer', 'vllm_kv_cache_tokens', 'vllm_gpu_blocks', 'sglang_kv_tokens']);
 const KV_IDS = new Set(['bf16', 'fp16', 'fp8', 'int8', 'int4']);
 
 // The preset the case names, or the one whose architecture equals the case's, else explicit fields.
@@ -250,13 +252,15 @@ function genericScenario(c, model, catalog) {
   const s = { model, task, engine: engineOf(c, training) };
   if (c.precision) {
     const w = weightsOf(c.precision);
-    if (!w) return { skip: `precision "${c.precision}" is not a gpusizer weights format` };
-    s.weights = w;
+    // The KV cache's size does not depend on the weights format: KV figures are scored without it.
+    if (!w && !KV_METRICS.has(c.metric)) return { skip: `precision "${c.precision}" is not a gpusizer weights format` };
+    if (w) s.weights = w;
   }
   if (c.kv_cache && KV_IDS.has(c.kv_cache)) s.kv_cache = c.kv_cache;
   const gpu = gpuId(c, catalog);
   if (gpu) s.gpu = gpu;
-  const n = c.gpu_count || 1;
+  // Figures summed over the GPUs of a device_map split count the whole model once: one virtual device.
+  const n = o.summed_over_gpus ? 1 : c.gpu_count || 1;
   s.gpus = n;
   if (o.tp) s.tp = o.tp;
   if (o.pp) s.pp = o.pp;
