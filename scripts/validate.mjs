@@ -88,6 +88,7 @@ const METRICS = {
   // data/validation schema names
   peak_memory_allocated: 'memory (peak)',
   peak_memory_reserved: 'memory (peak)',
+  max_sampled_memory_allocated: 'memory (peak)',
   nvidia_smi_used: 'memory (peak)',
   vllm_weights_loaded: 'memory (weights)',
   sglang_weights_loaded: 'memory (weights)',
@@ -319,7 +320,7 @@ function cover(c, presets, catalog) {
     const g = genericScenario(c, model, catalog);
     if (g.skip) return { ...base, skip: g.skip };
     const read = {
-      peak_memory_allocated: 'peak_allocated', peak_memory_reserved: 'peak_allocated', nvidia_smi_used: 'peak_total',
+      peak_memory_allocated: 'peak_allocated', peak_memory_reserved: 'peak_allocated', max_sampled_memory_allocated: 'peak_allocated', nvidia_smi_used: 'peak_total',
       vllm_weights_loaded: 'weights', sglang_weights_loaded: 'weights', llamacpp_model_buffer: 'weights', model_file_size: 'weights_all_gpus',
       llamacpp_kv_buffer: 'kv_cache', vllm_kv_cache_tokens: 'kv_tokens', sglang_kv_tokens: 'kv_tokens', vllm_gpu_blocks: 'kv_blocks',
     }[c.metric];
