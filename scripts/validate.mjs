@@ -90,6 +90,7 @@ const METRICS = {
   peak_memory_reserved: 'memory (peak)',
   max_sampled_memory_allocated: 'memory (peak)',
   nvidia_smi_used: 'memory (peak)',
+  gpu_memory_reported: 'memory (peak)',
   vllm_weights_loaded: 'memory (weights)',
   sglang_weights_loaded: 'memory (weights)',
   llamacpp_model_buffer: 'memory (engine budget)',
@@ -114,6 +115,7 @@ const isMemory = (kind) => kind.startsWith('memory');
 
 // Why an engine-budget figure is listed but not scored: the estimate has no such quantity yet.
 const NOT_MODELLED = {
+  gpu_memory_reported: 'not scored: the source does not say which counter (allocated, reserved, nvidia-smi) or which sequence length',
   vllm_kv_cache_available: "not scored: no model of vLLM's KV budget (gpu_memory_utilization minus weights, non-torch and activation peak) yet",
   vllm_max_concurrency: "not scored: no model of vLLM's KV budget yet (concurrency = KV tokens / max_model_len)",
   vllm_non_torch: 'not scored: no model of non-torch memory (CUDA context, NCCL, cuBLAS workspaces as vLLM counts them) yet',
@@ -319,6 +321,9 @@ function cover(c, presets, catalog) {
     if (!model) return { ...base, skip: 'no architecture or preset given' };
     const g = genericScenario(c, model, catalog);
     if (g.skip) return { ...base, skip: g.skip };
+    if (c.metric === 'nvidia_smi_used' && ['vllm', 'sglang', 'lmdeploy'].includes(g.scenario.engine)) {
+      return { ...base, skip: 'not scored: the engine reserves a fixed share of the card (gpu_memory_utilization); no model of that budget yet' };
+    }
     const read = {
       peak_memory_allocated: 'peak_allocated', peak_memory_reserved: 'peak_allocated', max_sampled_memory_allocated: 'peak_allocated', nvidia_smi_used: 'peak_total',
       vllm_weights_loaded: 'weights', sglang_weights_loaded: 'weights', llamacpp_model_buffer: 'weights', model_file_size: 'weights_all_gpus',
