@@ -91,6 +91,8 @@ const METRICS = {
   max_sampled_memory_allocated: 'memory (peak)',
   nvidia_smi_used: 'memory (peak)',
   gpu_memory_reported: 'memory (peak)',
+  peak_allocated_plus_context: 'memory (peak)',
+  load_peak_memory_allocated: 'memory (engine budget)',
   vllm_weights_loaded: 'memory (weights)',
   sglang_weights_loaded: 'memory (weights)',
   llamacpp_model_buffer: 'memory (engine budget)',
@@ -115,6 +117,7 @@ const isMemory = (kind) => kind.startsWith('memory');
 
 // Why an engine-budget figure is listed but not scored: the estimate has no such quantity yet.
 const NOT_MODELLED = {
+  load_peak_memory_allocated: 'not scored: no model of the loading transient (shards, on-the-fly quantization) yet',
   gpu_memory_reported: 'not scored: the source does not say which counter (allocated, reserved, nvidia-smi) or which sequence length',
   vllm_kv_cache_available: "not scored: no model of vLLM's KV budget (gpu_memory_utilization minus weights, non-torch and activation peak) yet",
   vllm_max_concurrency: "not scored: no model of vLLM's KV budget yet (concurrency = KV tokens / max_model_len)",
@@ -325,7 +328,7 @@ function cover(c, presets, catalog) {
       return { ...base, skip: 'not scored: the engine reserves a fixed share of the card (gpu_memory_utilization); no model of that budget yet' };
     }
     const read = {
-      peak_memory_allocated: 'peak_allocated', peak_memory_reserved: 'peak_allocated', max_sampled_memory_allocated: 'peak_allocated', nvidia_smi_used: 'peak_total',
+      peak_memory_allocated: 'peak_allocated', peak_memory_reserved: 'peak_allocated', max_sampled_memory_allocated: 'peak_allocated', nvidia_smi_used: 'peak_total', peak_allocated_plus_context: 'peak_total',
       vllm_weights_loaded: 'weights', sglang_weights_loaded: 'weights', llamacpp_model_buffer: 'weights', model_file_size: 'weights_all_gpus',
       llamacpp_kv_buffer: 'kv_cache', vllm_kv_cache_tokens: 'kv_tokens', sglang_kv_tokens: 'kv_tokens', vllm_gpu_blocks: 'kv_blocks',
     }[c.metric];
