@@ -363,8 +363,11 @@ function coverSpeed(c, model, base, catalog) {
       seq_len: c.seq_len, training: { zero: 3, tokens } } };
   }
   // Held-out speed cases (data/validation schema): the estimate's key of the same name.
+  // output_throughput: output tokens over the whole run at the stated concurrency (= batch), prefill included.
   const direct = { decode_tokens_per_s: 'decode_tokens_per_s', prefill_tokens_per_s: 'prefill_tokens_per_s',
-    generation_tokens_per_s: 'generation_incl_prefill', train_tokens_per_s: 'train_tokens_per_s', ttft_s: 'time_to_first_token_s' }[c.metric];
+    generation_tokens_per_s: 'generation_incl_prefill', output_throughput_tokens_per_s: 'generation_incl_prefill',
+    total_throughput_tokens_per_s: 'total_incl_prefill', tpot_s: 'tpot', train_tokens_per_s: 'train_tokens_per_s',
+    ttft_s: 'time_to_first_token_s' }[c.metric];
   if (direct && c.workload) {
     const g = genericScenario(c, model, catalog);
     if (g.skip) return { ...base, skip: g.skip };
@@ -437,6 +440,13 @@ function predict(cov, est, c, byRun) {
       const seconds = s.prompt_tokens / t.prefill_tokens_per_s + s.output_tokens / t.decode_tokens_per_s;
       return s.output_tokens / seconds;
     }
+    case 'total_incl_prefill': {  // (prompt + output) tokens per second of the same end-to-end run
+      const s = cov.scenario;
+      const gen = predict({ ...cov, read: 'generation_incl_prefill' }, est, c);
+      return gen && s.output_tokens ? gen * (s.prompt_tokens + s.output_tokens) / s.output_tokens : null;
+    }
+    case 'tpot':  // seconds per output token of one request: the batch shares the aggregate decode rate
+      return t.decode_tokens_per_s ? (cov.scenario.batch || 1) / t.decode_tokens_per_s : null;
     case 'megatron_tflops':
       return t.train_tokens_per_s * megatronFlopsPerToken(c.arch, c.seq_len) / cov.scenario.gpus / 1e12;
     default:
