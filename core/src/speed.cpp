@@ -52,7 +52,8 @@ constexpr ServingProfile kServing[] = {
 };
 
 bool is_hopper_class(const Gpu& gpu) {
-  return gpu.arch == "hopper" || gpu.arch == "blackwell" || gpu.arch == "cdna3";
+  // cdna4 (MI355X) is CDNA3's successor at ~2x its dense rate (gpus.json MI355X source).
+  return gpu.arch == "hopper" || gpu.arch == "blackwell" || gpu.arch == "cdna3" || gpu.arch == "cdna4";
 }
 
 // Training efficiency on executed FLOPs (model FLOPs + recomputation).
