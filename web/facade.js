@@ -27,6 +27,7 @@ function wrap(module) {
     estimate: (scenario) => call('estimate', scenario),  // a scenario, or an array of them
     rank: (scenario) => call('rank', scenario),
     table: (scenario) => call('table', scenario),
+    takes: (scenario) => call('takes', scenario),
     launch: (input) => call('launch', input),
   };
 }

@@ -53,6 +53,10 @@ export const FIELDS = [
   { key: 'filters.providers', kind: 'list', group: 'cost',
     options: (c) => [...new Set(c.instances.map((i) => i.provider_id)), 'custom'] },  // 'custom': your own
   { key: 'filters.gpus', kind: 'list', group: 'cost', options: (c) => c.gpus.map((g) => g.id) },
+  // Serving at a load (docs/planner.md): the ranking then buys replicas for this request rate.
+  { key: 'load.requests_per_s', kind: 'num', group: 'cost', tasks: ['inference'], min: 0 },
+  { key: 'load.ttft_s', kind: 'num', group: 'cost', tasks: ['inference'], min: 0 },
+  { key: 'load.tpot_s', kind: 'num', group: 'cost', tasks: ['inference'], min: 0 },
 ];
 
 export const field = (key) => FIELDS.find((f) => f.key === key);

@@ -36,7 +36,7 @@ let current = {};
 // A link that parses but that the core refuses (batch=0, an unknown GPU) is no better than one
 // that does not parse: both fall back to the defaults and say why.
 function accept(candidate, candidateProblem) {
-  const check = !candidateProblem && core.estimate(candidate);
+  const check = !candidateProblem && core.estimate(withoutLoad(candidate));
   if (candidateProblem || check.error) {
     problem = candidateProblem ?? { key: check.error.field, detail: check.error.message };
     return defaults();
@@ -75,9 +75,16 @@ function buildViews() {
     models: catalog.models.length, gpus: catalog.gpus.length, instances: catalog.instances.length });
 }
 
+// The load (requests per second and latency targets) is for the ranking: the estimate, the fit
+// table and the launch commands describe the page's own layout.
+function withoutLoad(s) { return s?.load ? set(s, 'load', undefined) : s; }
+
 function update() {
-  const estimate = core.estimate(scenario);
-  const fits = estimate.error ? null : core.estimate(catalog.gpus.map((g) => ({ ...scenario, gpu: g.id })));
+  const own = withoutLoad(scenario);
+  const estimate = core.estimate(own);
+  const fits = estimate.error ? null : core.estimate(catalog.gpus.map((g) => ({ ...own, gpu: g.id })));
+  // What it takes on each GPU type: the fewest GPUs and their layout (the page's GPU count aside).
+  const takes = estimate.error ? null : core.takes(['gpu', 'gpus'].reduce((s, key) => set(s, key, undefined), own));
   const priced = withPrices(scenario);
   // The ranking searches every GPU type and layout (the filters narrow it); the page's own GPU
   // and layout are for the estimate above.
@@ -86,9 +93,9 @@ function update() {
   views.ranking.render(scenario, core.rank(open), plan?.instance);
   views.inputs.showError(estimate.error);
   views.ranking.showError(estimate.error);
-  views.results.render({ scenario, estimate, fits });
+  views.results.render({ scenario, estimate, fits, takes });
   views.lookup.render(scenario);
-  views.launch.render(core.launch(plan ? { scenario: open, plan: { instance: plan.instance } } : { scenario: priced }));
+  views.launch.render(core.launch(plan ? { scenario: withoutLoad(open), plan: { instance: plan.instance } } : { scenario: withoutLoad(priced) }));
   showNotice();
   current = { scenario, estimate };
   // Only a scenario the core accepts goes into the link: a shared link always opens.

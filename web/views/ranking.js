@@ -2,7 +2,7 @@
 // rank() as a sortable table, CSV export. Until the core has rank(), its message is shown instead.
 import { h, replace } from '../dom.js';
 import { FIELDS } from '../fields.js';
-import { gib, hours, int, money, t } from '../i18n.js';
+import { gib, hours, int, money, t, warning } from '../i18n.js';
 import { download, toCsv } from '../export.js';
 import { fieldControl } from './controls.js';
 import { errorBox } from './results.js';
@@ -12,8 +12,19 @@ const speed = (p) => p.throughput?.decode_tokens_per_s || p.throughput?.train_to
 const gpuName = (c, id) => c.gpus.find((g) => g.id === id)?.name.replace(/^NVIDIA /, '') ?? id;
 
 // Columns in reading order, what the ranking is by first; a column no plan fills is left out.
+// What a plan's traffic rides on: the GPU link inside the instance, and the network between
+// instances when the plan spans them.
+function linkText(p) {
+  const l = p.links;
+  if (!l) return null;
+  const inside = l.inside === 'none' ? t('link.none') : l.inside.toUpperCase().replace('NVSWITCH', 'NVSwitch').replace('NVLINK', 'NVLink');
+  return l.spans_instances ? `${inside} · ${l.between === 'tcp' ? t('link.tcp') : l.between.toUpperCase()} ${int(l.between_gbps)} Gb/s` : inside;
+}
+
 const COLUMNS = [
   { key: 'instance', value: (p) => `${p.provider} ${p.instance}` },
+  { key: 'load', num: true, value: (p) => p.load?.cost_per_million_tokens,
+    text: (p) => `${money(p.load.cost_per_million_tokens, p.currency)} · ${t('replicas', { n: p.load.replicas, b: p.load.concurrency_per_replica })}` },
   { key: 'cost_per_million_tokens', num: true, value: (p) => p.cost_per_million_tokens,
     text: (p) => money(p.cost_per_million_tokens, p.currency) },
   { key: 'cost', num: true, value: (p) => p.cost, text: (p) => money(p.cost, p.currency) },
@@ -25,6 +36,7 @@ const COLUMNS = [
   { key: 'speed', num: true, value: speed, text: (p) => `${int(speed(p))}/s`,
     label: (plans) => t(plans[0].throughput?.train_tokens_per_s ? 'p.train' : 'p.decode') },
   { key: 'parallel', value: (p) => p.tp * p.pp, text: (p) => `${p.tp} · ${p.pp} · ${p.zero}` },
+  { key: 'links', value: linkText },
 ];
 
 export function rankingView(root, { catalog, onChange, onPlan }) {
@@ -65,7 +77,9 @@ export function rankingView(root, { catalog, onChange, onPlan }) {
           ? h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', onclick: () => onPlan(p),
             'aria-label': t('pickPlan', { name: p.instance }) }, p.instance),
           h('span', { class: 'sub', title: `${p.price_date ?? ''} · ${p.price_source ?? ''}` },
-            [p.provider_id === 'custom' && t('customTag'), p.provider, p.region].filter(Boolean).join(' · ')))
+            [p.provider_id === 'custom' && t('customTag'), p.provider, p.region].filter(Boolean).join(' · ')),
+          p.warning_details?.length > 0 && h('span', { class: 'sub plan-warn', 'data-codes': p.warning_details.map((w) => w.code).join(' ') },
+            `⚠ ${p.warning_details.map((w) => warning(w)).join(' · ')}`))
           : h('td', { class: col.num ? 'num' : '' }, text);
       }))))), more);
   }

@@ -7,13 +7,13 @@ import { bytesPerS, compact, gib, hours, int, kib, percent, rate, seconds, t, wa
 
 export function resultsView(root, { catalog, onGpu }) {
   return {
-    render({ scenario, estimate, fits }) {
+    render({ scenario, estimate, fits, takes }) {
       const gpu = catalog.gpus.find((g) => g.id === scenario.gpu);
       replace(root,
         memoryCard(scenario, estimate, gpu),
         !estimate.error && speedCard(estimate),
         !estimate.error && estimate.warnings.length > 0 && warningsCard(estimate, gpu),
-        !estimate.error && fitsCard(fits, catalog, scenario.gpu, onGpu),
+        !estimate.error && fitsCard(fits, takes, catalog, scenario.gpu, onGpu),
         assumptionsCard(scenario, catalog, gpu));
     },
   };
@@ -41,10 +41,11 @@ export function memoryCard(scenario, estimate, gpu) {
   const need = memory.per_gpu_bytes;
   const fit = estimate.gpu;
   const verdict = !gpu ? t('noGpu')
-    : t(fit.fits ? 'fits' : 'noFit', { gpu: gpu.name, need: gib(need), cap: gib(fit.memory_bytes) });
+    : t(fit.fits ? 'fits' : 'noFit', { gpu: gpu.name, need: gib(need), cap: gib(fit.usable_bytes) });
   card.append(
     h('p', { class: 'headline' }, h('output', { class: 'big num', id: 'per-gpu' }, gib(need))),
     h('p', { class: `verdict ${!gpu ? '' : fit.fits ? 'ok' : 'bad'}`, id: 'verdict' }, verdict),
+    estimate.remedies?.length > 0 && remedies(estimate.remedies, gpu),
     memoryBar(memory.breakdown, fit?.memory_bytes, gpu && t('capacity', { gpu: gpu.name, cap: gib(fit.memory_bytes) })),
     legend(memory.breakdown, need),
     h('dl', { class: 'facts' },
@@ -58,6 +59,13 @@ export function memoryCard(scenario, estimate, gpu) {
   return card;
 }
 
+// Each change alone that would shrink the need, with its figure (the core's remedies()).
+function remedies(list, gpu) {
+  return h('div', { class: 'remedies', id: 'remedies' }, h('p', { class: 'hint' }, t('remediesTitle', { gpu: gpu.name })),
+    h('ul', {}, list.map((r) => h('li', { 'data-remedy': r.id, class: r.fits ? 'ok' : 'bad' },
+      `${t(`r.${r.id}`)}: ${gib(r.per_gpu_bytes)} · ${t(r.fits ? 'remedyFits' : 'remedyStill')}`))));
+}
+
 function legend(breakdown, total) {
   return h('table', { class: 'legend' },
     h('tbody', {}, PARTS.map((part) => h('tr', { 'data-part': part, class: breakdown[part] ? '' : 'zero' },
@@ -69,9 +77,9 @@ function legend(breakdown, total) {
 
 const fact = (term, value) => h('div', {}, h('dt', {}, term), h('dd', { class: 'num' }, value));
 
-function speedCard({ throughput: tp, time }) {
+function speedCard({ throughput: tp, time, gpu }) {
   const card = h('section', { class: 'card', 'aria-labelledby': 'speed-h' }, h('h2', { id: 'speed-h' }, t('sec.speed')));
-  card.append(!tp && !time ? h('p', { class: 'hint' }, t('noSpeed')) : h('dl', { class: 'facts' },
+  card.append(!tp && !time ? h('p', { class: 'hint' }, t(gpu && !gpu.fits ? 'noSpeedNoFit' : 'noSpeed')) : h('dl', { class: 'facts' },
     tp?.prefill_tokens_per_s > 0 && fact(t('prefill'), rate(tp.prefill_tokens_per_s)),
     tp?.decode_tokens_per_s > 0 && fact(t('decode'), rate(tp.decode_tokens_per_s)),
     tp?.generation_tokens_per_s > 0 && fact(t('generation'), rate(tp.generation_tokens_per_s)),
@@ -91,7 +99,16 @@ function warningsCard(estimate, gpu) {
     h('ul', {}, estimate.warning_details.map((w) => h('li', { 'data-code': w.code }, warning(w, gpu?.name)))));
 }
 
-function fitsCard(fits, catalog, chosen, onGpu) {
+// The fewest GPUs of a type that fit, and their layout (the core's what_it_takes()).
+function takesText(entry) {
+  if (!entry) return '—';
+  if (!entry.fits) return t('takesNone');
+  const layout = [entry.tp > 1 && `TP ${entry.tp}`, entry.pp > 1 && `PP ${entry.pp}`, entry.zero > 0 && `ZeRO-${entry.zero}`].filter(Boolean);
+  const count = entry.gpus === 1 ? t('takesGpu') : t('takesGpus', { n: entry.gpus });
+  return `${count}${layout.length ? ` (${layout.join(', ')})` : ''}`;
+}
+
+function fitsCard(fits, takes, catalog, chosen, onGpu) {
   const card = h('section', { class: 'card', 'aria-labelledby': 'fits-h' }, h('h2', { id: 'fits-h' }, t('sec.fits')));
   if (fits.error) {
     card.append(errorBox(fits.error));
@@ -103,16 +120,18 @@ function fitsCard(fits, catalog, chosen, onGpu) {
     h('thead', {}, h('tr', {},
       h('th', { scope: 'col' }, t('col.gpu')), h('th', { scope: 'col', class: 'num' }, t('col.capacity')),
       h('th', { scope: 'col', class: 'num need' }, t('col.need')), h('th', { scope: 'col', class: 'num' }, t('col.free')),
-      h('th', { scope: 'col' }, t('col.fits')))),
+      h('th', { scope: 'col' }, t('col.fits')), h('th', { scope: 'col', class: 'takes' }, t('col.takes')))),
     h('tbody', {}, rows.map(({ gpu, e }) => {
-      const free = e.gpu.memory_bytes - e.memory.per_gpu_bytes;
+      const free = e.gpu.usable_bytes - e.memory.per_gpu_bytes;
+      const take = takes?.gpus?.find((x) => x.gpu === gpu.id);
       return h('tr', { 'data-gpu': gpu.id, class: e.gpu.fits ? 'ok' : 'bad', 'aria-current': gpu.id === chosen ? 'true' : null },
         h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', onclick: () => onGpu(gpu.id),
           'aria-label': t('useGpu', { gpu: gpu.name }) }, shortName(gpu.name))),
-        h('td', { class: 'num' }, gib(e.gpu.memory_bytes)),
+        h('td', { class: 'num' }, gib(e.gpu.usable_bytes)),
         h('td', { class: 'num need' }, gib(e.memory.per_gpu_bytes)),
         h('td', { class: 'num' }, free < 0 ? `−${gib(-free)}` : gib(free)),
-        h('td', { class: 'fit' }, e.gpu.fits ? '✓' : '✗', h('span', { class: 'fit-word' }, ` ${t(e.gpu.fits ? 'yes' : 'no')}`)));
+        h('td', { class: 'fit' }, e.gpu.fits ? '✓' : '✗', h('span', { class: 'fit-word' }, ` ${t(e.gpu.fits ? 'yes' : 'no')}`)),
+        h('td', { class: `takes ${take?.fits ? 'ok' : 'bad'}`, title: take?.reason ?? null }, takesText(take)));
     })))));
   return card;
 }
