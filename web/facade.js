@@ -28,5 +28,6 @@ function wrap(module) {
     rank: (scenario) => call('rank', scenario),
     table: (scenario) => call('table', scenario),
     launch: (input) => call('launch', input),
+    configKeys: (config) => call('config_keys', config),  // {keys}: what the core reads of a config.json
   };
 }

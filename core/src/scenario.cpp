@@ -198,7 +198,8 @@ Instance parse_custom_instance(const nlohmann::json& j, const std::string& field
 // A price for an instance type that is neither in the catalog nor one of the scenario's own
 // changes nothing: say so, naming the type (a typo, or a type that a catalog update removed).
 void warn_unknown_overrides(Scenario* s) {
-  for (const auto& [id, price] : s->pricing.overrides) {
+  for (const auto& override : s->pricing.overrides) {
+    const std::string& id = override.first;  // C++17 lambdas cannot capture a structured binding
     const auto named = [&](const Instance& i) { return i.instance == id; };
     const auto& custom = s->pricing.custom_instances;
     if (std::any_of(instance_catalog().begin(), instance_catalog().end(), named) ||
