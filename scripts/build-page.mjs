@@ -10,6 +10,7 @@ import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
@@ -88,21 +89,26 @@ function lzmaPack(bytes) {
   return xz.stdout;
 }
 
-// The hosted page with its stylesheet and script inlined, its preloads dropped, and a CSP that
-// allows no request at all, so "works offline" is enforced by the browser, not just hoped.
+// The hosted page with its stylesheet and script inlined, its preloads dropped, and its CSP
+// meta tag replaced by one that allows no request at all (so "works offline" is enforced by the
+// browser, not just hoped) and only the inlined script and style, pinned by their SHA-256.
 function inline(html, css, js) {
-  const csp = "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data:";
   // "</script" inside a string would end the inline script; "<\/script" is the same string.
   const script = js.replace(/<\/(script)/gi, '<\\/$1');
+  const style = css.trim();
+  const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  const csp = `default-src 'none'; script-src ${hash(script)} 'wasm-unsafe-eval'; style-src ${hash(style)}; img-src data:; base-uri 'none'; form-action 'none'`;
   const stylesheet = '<link rel="stylesheet" href="app.css">';
   const module = '<script type="module" src="app.js"></script>';
+  const policy = /<meta http-equiv="Content-Security-Policy" content="[^"]*">/;
+  if (!policy.test(html)) throw new Error('web/index.html has no Content-Security-Policy meta tag to replace');
   const shell = html.replace(/^<link rel="modulepreload".*\n/gm, '')
-    .replace('<meta charset="utf-8">', `<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="${csp}">`);
+    .replace(policy, () => `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
   if (/(src|href)="(?!data:|#)/.test(shell.replace(stylesheet, '').replace(module, ''))) {
     throw new Error('web/index.html refers to a file that gpusizer.html would not carry');
   }
   // Replacer functions: the minified code holds "$&"-like sequences that a string would expand.
-  return shell.replace(stylesheet, () => `<style>${css.trim()}</style>`).replace(module, () => `<script type="module">${script}</script>`);
+  return shell.replace(stylesheet, () => `<style>${style}</style>`).replace(module, () => `<script type="module">${script}</script>`);
 }
 
 await main();

@@ -24,6 +24,7 @@ std::string table(const std::string& input) { return call("table", input); }
 std::string takes(const std::string& input) { return call("takes", input); }
 std::string launch(const std::string& input) { return call("launch", input); }
 std::string catalog() { return call("catalog", ""); }
+std::string config_keys(const std::string& input) { return call("config_keys", input); }
 
 }  // namespace
 
@@ -34,4 +35,5 @@ EMSCRIPTEN_BINDINGS(gpusizer) {
   emscripten::function("takes", &takes);
   emscripten::function("launch", &launch);
   emscripten::function("catalog", &catalog);
+  emscripten::function("config_keys", &config_keys);
 }

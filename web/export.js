@@ -9,10 +9,14 @@ export function download(filename, text, type) {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-// RFC 4180: quote every field that holds a comma, a quote or a line break.
+// RFC 4180: quote every field that holds a comma, a quote or a line break. A text cell that
+// starts with = + - @ (or a tab or carriage return) would run as a formula in a spreadsheet (a
+// custom instance named =HYPERLINK(...)): it gets a leading ' (OWASP, "CSV Injection"). Numbers
+// stay numbers, a negative one too.
 export function toCsv(rows) {
   const cell = (v) => {
-    const text = v == null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    let text = v == null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    if (typeof v !== 'number' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
     return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
   };
   return rows.map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';

@@ -29,5 +29,6 @@ function wrap(module) {
     table: (scenario) => call('table', scenario),
     takes: (scenario) => call('takes', scenario),
     launch: (input) => call('launch', input),
+    configKeys: (config) => call('config_keys', config),  // {keys}: what the core reads of a config.json
   };
 }

@@ -197,6 +197,13 @@ const STRINGS = {
   importShape: ['expected {"schema": 1, "overrides": {…}, "custom_instances": […]}',
     '应为 {"schema": 1, "overrides": {…}, "custom_instances": […]}'],
   imported: ['Imported {p} prices and {c} instances', '已导入 {p} 个价格和 {c} 个实例'],
+  importSkipped: ['; not imported (no such instance type): {list}', '；未导入（无此实例类型）：{list}'],
+  notAppliedCount: [', {n} not applied', '，{n} 项未生效'],
+  notAppliedHint: ['Some saved entries were not applied; they are kept here and in the export until you discard them.',
+    '部分已保存的条目未生效；它们会保留在这里和导出文件中，直到你删除。'],
+  notApplied: ['not applied: {why}', '未生效：{why}'],
+  discard: ['Discard', '丢弃'],
+  unreadable: ['saved data that could not be read was kept as {key} in this browser\u2019s storage', '无法读取的已保存数据已另存为本浏览器存储中的 {key}'],
   customTitle: ['Your own instances', '自定义实例'],
   customHint: ['Ranked with the catalog’s, marked “custom”. With a provider filter, tick “Your own instances” to keep them.',
     '与目录中的实例一起排名，标为“自定义”。按云厂商筛选时，勾选“自定义实例”即可保留。'],
@@ -294,7 +301,7 @@ export const getLang = () => lang;
 // The stored choice, else the browser's language: any zh-* reads Simplified Chinese.
 export function initLang(fromLink) {
   const chosen = fromLink ?? load('lang', null) ?? (navigator.language.toLowerCase().startsWith('zh') ? 'zh' : 'en');
-  lang = chosen in LOCALES ? chosen : 'en';
+  lang = Object.hasOwn(LOCALES, chosen) ? chosen : 'en';  // not `in`: "constructor" is in every object
   document.documentElement.lang = LOCALES[lang];
 }
 

@@ -3,7 +3,8 @@
 // launch commands) and writes the scenario back into the link. Data flows one way: an edit makes a
 // new scenario, the scenario makes the results.
 import { loadCore } from './facade.js';
-import { defaults, fromHash, set, switchTask, toHash } from './state.js';
+import { fromHash, set, switchTask, toHash } from './state.js';
+import { checkBook, compactModel, intake } from './intake.js';
 import { getLang, initLang, setLang, t } from './i18n.js';
 import { h, replace } from './dom.js';
 import { inputsView } from './views/inputs.js';
@@ -33,16 +34,12 @@ let problem = link.problem;
 let plan = null;  // the ranking's plan whose launch commands are shown
 let current = {};
 
-// A link that parses but that the core refuses (batch=0, an unknown GPU) is no better than one
-// that does not parse: both fall back to the defaults and say why.
+// The link, a loaded file, a table cell: checked by the core before use (intake.js); one it
+// refuses falls back to the defaults, and the notice says why.
 function accept(candidate, candidateProblem) {
-  const check = !candidateProblem && core.estimate(withoutLoad(candidate));
-  if (candidateProblem || check.error) {
-    problem = candidateProblem ?? { key: check.error.field, detail: check.error.message };
-    return defaults();
-  }
-  problem = null;
-  return candidate;
+  const result = intake(core, candidate, candidateProblem);
+  problem = result.problem;
+  return result.scenario;
 }
 scenario = accept(scenario, problem);
 
@@ -50,14 +47,13 @@ const change = (next) => { scenario = next; update(); };
 const handlers = {
   catalog,
   onChange: (key, value) => change(set(scenario, key, value)),
-  onModel: (model) => change({ ...scenario, model }),
+  onModel: (model) => change({ ...scenario, model: compactModel(core, model) }),
   onTask: (task) => { if (task !== scenario.task) change(switchTask(scenario, task)); },
   onGpu: (gpu) => change({ ...scenario, gpu }),
   onLoad: (next) => change(accept(next, null)),
   onPlan: (chosen) => { plan = chosen; update(); $('launch').scrollIntoView({ block: 'nearest' }); },
   onPrices: () => update(),
-  // A price book is checked alone, beside the defaults: the page's scenario may be in error.
-  checkPrices: (pricing) => core.estimate({ ...defaults(), pricing }).error ?? null,
+  checkBook: (pricing) => checkBook(core, pricing),
   compute: () => core.table(withPrices(scenario)),
 };
 const views = {};

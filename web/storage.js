@@ -18,20 +18,28 @@ const memory = new Map();  // the fallback, and the copy that stays right when a
 
 export const persistent = () => store !== null;
 
-export function load(key, fallback) {
+// The stored value of key, or fallback when there is none. A value that does not parse, or that
+// `valid` refuses (null where an object belongs, a hand edit, another version's format), is not
+// used: its text is kept aside under gpusizer.<key>.unreadable rather than lost, and
+// setAside(key) says so.
+export function load(key, fallback, valid = () => true) {
   if (memory.has(key)) return memory.get(key);
   let raw = null;
   try {
     raw = store?.getItem(PREFIX + key) ?? null;
     const value = raw === null ? fallback : JSON.parse(raw);
+    if (!valid(value)) throw new Error('refused');
     memory.set(key, value);
     return value;
   } catch {
-    // Unreadable (edited by hand, or another version): keep the text aside rather than lose it.
+    asideKeys.add(key);
     try { store?.setItem(`${PREFIX}${key}.unreadable`, raw); } catch { /* nothing more to do */ }
     return fallback;
   }
 }
+
+const asideKeys = new Set();
+export const setAside = (key) => asideKeys.has(key);
 
 // Returns false when the browser would not keep it (sandbox, quota, private mode).
 export function save(key, value) {

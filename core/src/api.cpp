@@ -2,7 +2,9 @@
 
 #include <functional>
 #include <map>
+#include <set>
 
+#include "gpusizer/architecture.h"
 #include "gpusizer/catalog.h"
 #include "gpusizer/error.h"
 #include "gpusizer/estimate.h"
@@ -11,6 +13,7 @@
 #include "gpusizer/scenario.h"
 #include "gpusizer/table.h"
 #include "catalog_json.h"
+#include "json_reader.h"
 
 namespace gpusizer {
 namespace {
@@ -21,10 +24,38 @@ constexpr int kMaxDepth = 64;
 
 using Handler = std::function<nlohmann::json(const nlohmann::json&)>;
 
+// The ranking, plus the warnings of reading the scenario when there are any (a price override
+// for an unknown instance type would otherwise pass unseen: it changes no plan).
+nlohmann::json with_warnings(const Scenario& s) {
+  nlohmann::json j = rank_json(s);
+  if (s.warnings.empty()) return j;
+  for (const Warning& w : s.warnings) {
+    j["warnings"].push_back(w.message);
+    j["warning_details"].push_back(to_json(w));
+  }
+  return j;
+}
+
+// The top-level keys of a config.json that the core reads (for the page's link, which keeps
+// only those): the keys the reader asks about, plus the two that hf_config.cpp reads around it
+// (the class name in "architectures" when model_type is missing, and "_name_or_path" for the
+// model's display name).
+nlohmann::json config_keys(const nlohmann::json& config) {
+  JsonReader::KeyLog log;
+  from_hf_config(config);  // a config the core refuses is refused here too, its field named
+  std::set<std::string> keys = log.keys();
+  for (const char* key : {"architectures", "_name_or_path"}) keys.insert(key);
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& key : keys) {
+    if (config.contains(key)) out.push_back(key);
+  }
+  return {{"keys", out}};
+}
+
 const std::map<std::string, Handler>& scenario_commands() {
   static const std::map<std::string, Handler> commands = {
       {"estimate", [](const nlohmann::json& in) { return to_json(estimate(parse_scenario(in))); }},
-      {"rank", [](const nlohmann::json& in) { return rank_json(parse_scenario(in)); }},
+      {"rank", [](const nlohmann::json& in) { return with_warnings(parse_scenario(in)); }},
       {"takes", [](const nlohmann::json& in) {
          nlohmann::json gpus = nlohmann::json::array();
          for (const GpuTakes& t : what_it_takes(parse_scenario(in))) gpus.push_back(to_json(t));
@@ -56,6 +87,9 @@ void check_depth(const std::string& text) {
 
 nlohmann::json parse_text(const std::string& text) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError("input", "is empty: expected a scenario JSON object");
+  // The JSON parser stops at a NUL byte as at the end of the text: whatever follows would pass unread.
+  const size_t nul = text.find('\0');
+  if (nul != std::string::npos) throw InputError("input", "has a NUL byte at offset " + std::to_string(nul) + ": JSON text holds none");
   check_depth(text);
   try {
     return nlohmann::json::parse(text);
@@ -92,6 +126,8 @@ ApiResult run_command(const std::string& command, const std::string& input_text)
       r.value = instances_json();
     } else if (command == "catalog") {
       r.value = catalog_json();
+    } else if (command == "config_keys") {
+      r.value = config_keys(parse_text(input_text));
     } else {
       auto it = scenario_commands().find(command);
       if (it == scenario_commands().end()) throw InputError("command", "unknown command \"" + command + "\"");

@@ -8,6 +8,15 @@ namespace gpusizer {
 std::string fixed(double value, int decimals) {
   int64_t scale = 1;
   for (int i = 0; i < decimals; ++i) scale *= 10;
+  // Beyond int64 llround is undefined (at the scenario's limits a memory need reaches 1e23 GiB):
+  // whole units, the digits past the 18th written as zeros.
+  if (!(std::fabs(value) * static_cast<double>(scale) < 9e18)) {
+    if (!std::isfinite(value)) return value != value ? "nan" : value < 0 ? "-inf" : "inf";
+    double digits = std::fabs(value);
+    int zeros = 0;
+    for (; digits >= 1e18; ++zeros) digits /= 10;
+    return (value < 0 ? "-" : "") + std::to_string(std::llround(digits)) + std::string(static_cast<size_t>(zeros), '0');
+  }
   const int64_t scaled = std::llround(std::fabs(value) * static_cast<double>(scale));
   std::string out = (value < 0 && scaled != 0) ? "-" : "";
   out += std::to_string(scaled / scale);

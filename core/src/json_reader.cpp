@@ -6,14 +6,30 @@
 
 namespace gpusizer {
 
+namespace {
+constexpr const char* kHfConfig = "model.hf_config";
+JsonReader::KeyLog* active_log = nullptr;
+}  // namespace
+
+JsonReader::KeyLog::KeyLog() { active_log = this; }
+JsonReader::KeyLog::~KeyLog() { active_log = nullptr; }
+
 JsonReader::JsonReader(const nlohmann::json& obj, std::string prefix)
-    : obj_(obj), prefix_(std::move(prefix)) {
+    : obj_(obj), prefix_(std::move(prefix)), nulls_absent_(prefix_.rfind(kHfConfig, 0) == 0) {
   require_object(obj_, prefix_.empty() ? "scenario" : prefix_);
 }
 
-bool JsonReader::has(const std::string& key) {
+void JsonReader::note(const std::string& key) {
   seen_.insert(key);
-  return obj_.contains(key) && !obj_.at(key).is_null();
+  if (active_log && prefix_ == kHfConfig) active_log->keys_.insert(key);
+}
+
+bool JsonReader::has(const std::string& key) {
+  note(key);
+  if (!obj_.contains(key)) return false;
+  if (!obj_.at(key).is_null()) return true;
+  if (nulls_absent_) return false;
+  throw InputError(field(key), "must not be null: leave the key out to get its default");
 }
 
 std::string JsonReader::field(const std::string& key) const {
@@ -22,7 +38,7 @@ std::string JsonReader::field(const std::string& key) const {
 }
 
 const nlohmann::json& JsonReader::raw(const std::string& key) {
-  seen_.insert(key);
+  note(key);
   return obj_.at(key);
 }
 

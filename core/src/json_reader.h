@@ -18,6 +18,10 @@ class JsonReader {
   // `prefix` is the field path of `obj` ("" for the top level, "training" for a sub-object).
   JsonReader(const nlohmann::json& obj, std::string prefix);
 
+  // Whether obj has `key`. A null value is refused (InputError "must not be null ..."): in
+  // gpusizer's own formats a key is given or left out. The one exception is a Hugging Face
+  // config.json (prefix "model.hf_config..."), where transformers writes null for an unset option:
+  // there null reads as absent.
   bool has(const std::string& key);
   std::string field(const std::string& key) const;  // the dotted path of key
   const nlohmann::json& raw(const std::string& key);
@@ -33,9 +37,27 @@ class JsonReader {
   // Throws for the first key that no accessor asked about.
   void reject_unknown() const;
 
+  // While a KeyLog is alive, the keys that readers with prefix exactly "model.hf_config" ask
+  // about are added to it: the top-level keys of a config.json that the core reads (the page
+  // keeps only those in its link). One log at a time; not thread-safe (the core is single-threaded).
+  class KeyLog {
+   public:
+    KeyLog();
+    ~KeyLog();
+    KeyLog(const KeyLog&) = delete;
+    KeyLog& operator=(const KeyLog&) = delete;
+    const std::set<std::string>& keys() const { return keys_; }
+
+   private:
+    friend class JsonReader;
+    std::set<std::string> keys_;
+  };
+
  private:
+  void note(const std::string& key);
   const nlohmann::json& obj_;
   std::string prefix_;
+  bool nulls_absent_;  // after prefix_, which it is computed from
   std::set<std::string> seen_;
 };
 

@@ -6,6 +6,7 @@
 #include "gpusizer/planner.h"
 
 #include "gpusizer/engines.h"
+#include "gpusizer/error.h"
 #include "gpusizer/estimate.h"
 #include "format.h"
 
@@ -613,6 +614,8 @@ double instance_price(const Instance& instance, const Scenario& s) {
 }
 
 std::vector<Plan> rank_plans(const Scenario& s) {
+  // A load sets the GPU count through its replicas (estimate ignores the load, so both may be given there).
+  if (s.load && s.gpus_set) throw InputError("load", "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"");
   Search z(s);
   std::vector<Plan> plans;
   // From `s`, not a copy: plans of custom instances point into the caller's scenario.

@@ -103,7 +103,7 @@ ModelCosts model_costs(const Scenario& s) {
   const WeightBytes w = weight_bytes(a, s.weights);
   double expert_weights = 0;
   for (const LinearModule& m : linear_modules(a)) {
-    if (m.group == "experts") expert_weights += static_cast<double>(m.in * m.out * m.count);
+    if (m.group == "experts") expert_weights += static_cast<double>(m.in) * static_cast<double>(m.out) * static_cast<double>(m.count);
   }
   const double expert_share = p.linear > 0 ? expert_weights / p.linear : 0;
   ModelCosts c;

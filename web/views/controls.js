@@ -12,14 +12,17 @@ const ENGINE_NAMES = {
   fsdp: 'PyTorch FSDP', megatron: 'Megatron-LM',
 };
 
+// An id the catalog does not know (the core refuses those, but a label must never throw) shows as
+// itself.
 function optionLabel(f, value, catalog) {
   if (f.key === 'gpu' || f.key === 'filters.gpus') {
     const gpu = catalog.gpus.find((g) => g.id === value);
+    if (!gpu) return String(value);
     return f.key === 'gpu' ? `${gpu.name} · ${gib(gpu.memory_bytes)}` : gpu.name;
   }
-  if (f.key === 'engine') return ENGINE_NAMES[value];
+  if (f.key === 'engine') return ENGINE_NAMES[value] ?? String(value);
   if (f.key === 'filters.providers') {
-    return value === 'custom' ? t('customTitle') : catalog.instances.find((i) => i.provider_id === value).provider;
+    return value === 'custom' ? t('customTitle') : catalog.instances.find((i) => i.provider_id === value)?.provider ?? String(value);
   }
   return has(`opt.${value}`) ? t(`opt.${value}`) : String(value);
 }
@@ -107,7 +110,8 @@ function checkboxGroup(f, options, { catalog, task, onChange, error }) {
       error.hidden = !owns(f, e);
     },
     sync(scenario) {
-      const picked = get(scenario, f.key) ?? [];
+      const found = get(scenario, f.key);
+      const picked = Array.isArray(found) ? found : [];
       for (const box of boxes) box.checked = picked.includes(box.value);
       summary.textContent = picked.length ? picked.map((v) => optionLabel(f, v, catalog)).join(', ') : t('all');
     },

@@ -19,7 +19,8 @@ export function customSection(catalog, { onAdd, onDelete }) {
       control(t('p.instance'), name),
       control(t('col.gpu'), select('gpu', catalog.gpus.map((g) => [g.id, g.name]))),
       control(t('p.perInstance'), h('input', { name: 'gpus_per_instance', type: 'number', min: 1, max: 64, step: 1, value: 1, required: true })),
-      control(t('p.price'), h('input', { name: 'price_per_hour', type: 'number', min: 0, step: 'any', inputmode: 'decimal', required: true })),
+      // The core's range (above 0, at most 1e7 an hour); its message covers 0 itself.
+      control(t('p.price'), h('input', { name: 'price_per_hour', type: 'number', min: 0, max: 1e7, step: 'any', inputmode: 'decimal', required: true })),
       control(t('f.pricing.currency'), select('currency', [['USD', 'USD'], ['CNY', 'CNY']]))),
     h('button', { type: 'submit' }, t('addCustom')), status);
 

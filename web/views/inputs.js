@@ -92,7 +92,13 @@ function modelSection(catalog, onModel) {
     }
   };
   config.addEventListener('input', () => readConfig(config.value));
-  const loadFile = async (file) => { config.value = await file.text(); readConfig(config.value); };
+  // A large file goes to the core but not into the box, which then shows the keys the core keeps
+  // (the browser takes seconds to lay out a 5 MB line of text).
+  const loadFile = async (file) => {
+    const text = await file.text();
+    config.value = text.length > 100_000 ? '' : text;
+    readConfig(text);
+  };
   config.addEventListener('dragover', (e) => { e.preventDefault(); config.classList.add('drop'); });
   config.addEventListener('dragleave', () => config.classList.remove('drop'));
   config.addEventListener('drop', (e) => {

@@ -3,29 +3,52 @@
 // custom instances, exportable and importable together as JSON
 // {"schema": 1, "overrides": {...}, "custom_instances": [...]}, and sent to the core as
 // pricing.overrides (keyed by instance type, in the instance's currency) and
-// pricing.custom_instances.
+// pricing.custom_instances. What the browser stored is read entry by entry (book.js): an entry
+// the core refuses is set aside, listed here as "not applied" with the reason, and kept.
 import { h, replace, uid } from '../dom.js';
 import { download } from '../export.js';
-import { load, persistent, save } from '../storage.js';
+import { load, persistent, save, setAside } from '../storage.js';
 import { t } from '../i18n.js';
+import { exportForm, readBook, readImport, storedForm, why } from '../book.js';
 import { customSection } from './custom.js';
 
-// checkPrices(pricing) returns the core's error {field, message} for a pricing object, or null.
-export function pricesView(root, { catalog, onPrices, checkPrices }) {
-  let overrides = load('prices', {});
-  const stored = load('custom', []);
-  let custom = Array.isArray(stored) ? stored : [];  // a hand-edited store may hold anything
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+// checkBook(pricing) returns the core's verdict on a pricing object: {error} or {warnings}.
+export function pricesView(root, { catalog, onPrices, checkBook }) {
+  const book = readBook(load('prices', {}, isObject), load('custom', [], Array.isArray), checkBook);
+  let overrides = book.overrides;
+  let custom = book.custom_instances;
+  let aside = book.aside;
   const rows = [];
   const summary = h('summary', {});
   const status = h('p', { class: 'hint', role: 'status' });
+  const asideList = h('div', { class: 'aside' });
   const body = h('div', {});
   const details = h('details', { class: 'card prices', ontoggle: () => details.open && fill() },
-    summary, body);
+    summary, asideList, body);
 
   const edited = () => Object.keys(overrides).length;
+  const unread = () => ['prices', 'custom'].filter(setAside);
   const label = () => {
-    summary.textContent = t('sec.prices', { n: catalog.instances.length, edited: edited(), custom: custom.length });
+    const n = aside.length + unread().length;
+    summary.textContent = t('sec.prices', { n: catalog.instances.length, edited: edited(), custom: custom.length })
+      + (n ? t('notAppliedCount', { n }) : '');
   };
+  // The entries set aside, each with the core's reason and a button to drop it; and the stored
+  // text that did not read at all (kept under gpusizer.<key>.unreadable by storage.js).
+  function drawAside() {
+    replace(asideList, (aside.length || unread().length) && h('div', { class: 'notice', role: 'status' },
+      h('p', {}, t('notAppliedHint')),
+      h('ul', {}, aside.map((a) => h('li', { 'data-entry': a.kind === 'override' ? a.key : `custom-${a.key}` },
+        t('notApplied', { why: a.why }), ' ',
+        h('button', { type: 'button', class: 'small', onclick: () => drop(a) }, t('discard')))),
+      unread().map((key) => h('li', {}, t('unreadable', { key: `gpusizer.${key}.unreadable` }))))));
+  }
+  function drop(entry) {
+    aside = aside.filter((a) => a !== entry);
+    commit(overrides);
+  }
   const customs = customSection(catalog, {
     onAdd: (instance) => {
       const error = problem({ custom_instances: [...custom, instance] });
@@ -36,43 +59,63 @@ export function pricesView(root, { catalog, onPrices, checkPrices }) {
     onDelete: (instance) => commit(overrides, custom.filter((c) => c !== instance)),
   });
 
-  // The core's check, its field named as in the exported file (custom_instances[2].gpu).
+  // The core's refusal, its field named as in the exported file (custom_instances[2].gpu).
   function problem(pricing) {
-    const error = checkPrices(pricing);
-    return error && `${error.field.replace(/^pricing\./, '')}: ${error.message}`;
+    const result = checkBook(pricing);
+    return result.error ? why(result.error) : null;
   }
 
+  // Storage keeps the applied entries and the ones set aside (book.js storedForm).
   function commit(next, nextCustom = custom) {
     overrides = next;
     custom = nextCustom;
-    save('prices', overrides);
-    save('custom', custom);
+    const stored = storedForm({ overrides, custom_instances: custom, aside });
+    save('prices', stored.prices);
+    save('custom', stored.custom);
     for (const row of rows) row.sync();
     customs.draw(custom);
     label();
+    drawAside();
     onPrices();
   }
 
-  function setPrice(instance, text) {
+  // Returns the reason a typed price is refused (the core's, as for a stored one), or null once
+  // it is applied. A price the user types replaces one of the same instance set aside.
+  function setPrice(instance, text, badInput = false) {
     const next = { ...overrides };
     const base = catalog.instances.find((i) => i.instance === instance).price_per_hour;
-    if (text === '' || Number(text) === base) delete next[instance];
-    else if (Number(text) >= 0) next[instance] = Number(text);
-    else return;
+    const price = Number(text);
+    if (badInput || (text !== '' && !Number.isFinite(price))) return t('why.number');
+    if (text === '' || price === base) {
+      delete next[instance];
+    } else {
+      const error = problem({ overrides: Object.fromEntries([[instance, price]]) });
+      if (error) return error;
+      next[instance] = price;
+    }
+    aside = aside.filter((a) => !(a.kind === 'override' && a.key === instance));
     commit(next);
+    return null;
   }
 
   function row(inst) {
     const id = uid('price');
+    const error = h('span', { class: 'field-error', id: `${id}-err`, role: 'status', hidden: true });
+    const showError = (text) => {
+      error.textContent = text ?? '';
+      error.hidden = !text;
+      input.toggleAttribute('aria-invalid', Boolean(text));
+    };
     const input = h('input', { id, type: 'number', min: 0, step: 'any', inputmode: 'decimal', class: 'num',
       'data-instance': inst.instance, 'aria-label': t('priceOf', { name: inst.instance, cur: inst.currency }),
-      oninput: () => setPrice(inst.instance, input.value) });
-    const reset = h('button', { type: 'button', class: 'small', onclick: () => setPrice(inst.instance, ''),
+      'aria-describedby': error.id,
+      oninput: () => showError(setPrice(inst.instance, input.value, input.validity.badInput)) });
+    const reset = h('button', { type: 'button', class: 'small', onclick: () => { showError(null); setPrice(inst.instance, ''); },
       'aria-label': t('resetPrice', { name: inst.instance }) }, t('reset'));
     const tr = h('tr', {},
       h('td', {}, inst.provider), h('th', { scope: 'row' }, inst.instance), h('td', {}, inst.region),
       h('td', {}, `${inst.gpus_per_instance} × ${catalog.gpus.find((g) => g.id === inst.gpu)?.name ?? inst.gpu}`),
-      h('td', { class: 'num' }, input, ' ', inst.currency), h('td', {}, reset),
+      h('td', { class: 'num' }, input, ' ', inst.currency, error), h('td', {}, reset),
       h('td', { class: 'date' }, inst.price_date),
       h('td', { class: 'source', title: inst.source }, inst.source));
     return {
@@ -101,7 +144,7 @@ export function pricesView(root, { catalog, onPrices, checkPrices }) {
       ...(persistent() ? [] : [h('p', { class: 'notice' }, t('notKept'))]),  // native append would print `false`
       h('div', { class: 'toolbar' }, filter,
         h('button', { type: 'button', onclick: () => download('gpusizer-prices.json',
-          `${JSON.stringify({ schema: 1, overrides, custom_instances: custom }, null, 2)}\n`, 'application/json') }, t('exportPrices')),
+          `${JSON.stringify(exportForm({ overrides, custom_instances: custom, aside }), null, 2)}\n`, 'application/json') }, t('exportPrices')),
         h('label', { for: file.id, class: 'button' }, t('importPrices')), file),
       status,
       customs.el,
@@ -112,7 +155,8 @@ export function pricesView(root, { catalog, onPrices, checkPrices }) {
   }
 
   // The file's prices and instances join the book (an instance of the same name is replaced); a
-  // file with any problem changes nothing and the message names the problem.
+  // file the core refuses changes nothing and the message names the problem. A price for an
+  // instance type that exists nowhere is left out, and the message names it.
   async function importFile(file) {
     const fail = (msg) => { status.textContent = t('importFailed', { msg }); };
     let data;
@@ -122,17 +166,18 @@ export function pricesView(root, { catalog, onPrices, checkPrices }) {
       return fail(t('why.json'));
     }
     // {"prices": {...}}: the file of earlier versions, overrides only.
-    const book = data?.schema === 1 ? data : data?.prices ? { overrides: data.prices } : null;
-    if (!book) return fail(t('importShape'));
-    const added = { overrides: book.overrides ?? {}, custom_instances: book.custom_instances ?? [] };
-    const error = problem(added);
-    if (error) return fail(error);
+    const added = readImport(data, checkBook, custom);
+    if (added.error) return fail(added.error === 'shape' ? t('importShape') : added.error);
     const names = new Set(added.custom_instances.map((c) => c.instance));
+    const replaced = new Set(Object.keys(added.overrides));
+    aside = aside.filter((a) => !(a.kind === 'override' && replaced.has(a.key)));
     commit({ ...overrides, ...added.overrides }, [...custom.filter((c) => !names.has(c.instance)), ...added.custom_instances]);
-    status.textContent = t('imported', { p: Object.keys(added.overrides).length, c: added.custom_instances.length });
+    status.textContent = t('imported', { p: Object.keys(added.overrides).length, c: added.custom_instances.length })
+      + (added.skipped.length ? t('importSkipped', { list: added.skipped.join('; ') }) : '');
   }
 
   label();
+  drawAside();
   customs.draw(custom);
   replace(root, details);
   return { book: () => ({ overrides, custom_instances: custom }) };

@@ -15,6 +15,8 @@ struct ApiResult {
 };
 
 // Commands: "estimate", "rank" (planner.h), "table" (table.h), and the catalog listings "models", "gpus", "instances" (input ignored).
+// "config_keys" takes a config.json object and answers {"keys": [...]}: its top-level keys that
+// the core reads (the page keeps only those in its link).
 // The input of a scenario command is one scenario object or an array of them (then the answer
 // is an array in the same order). Never throws.
 ApiResult run_command(const std::string& command, const std::string& input_text);
