@@ -690,7 +690,12 @@ nlohmann::json rank_json(const Scenario& s) {
     warnings.push_back(w.message);
     details.push_back(to_json(w));
   }
-  return {{"plans", plans}, {"warnings", warnings}, {"warning_details", details}};
+  nlohmann::json out = {{"plans", plans}};
+  if (!all.empty()) {  // absent keys are omitted, not empty (spec)
+    out["warnings"] = warnings;
+    out["warning_details"] = details;
+  }
+  return out;
 }
 
 }  // namespace gpusizer
