@@ -51,12 +51,28 @@ LaunchPlan catalog_plan(const Scenario& s, const std::string& instance) {
                                         "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand");
 }
 
-LaunchPlan cheapest_plan(const Scenario& s) {
+LaunchContext make_context(const Scenario& s, const LaunchPlan& plan);
+
+// The cheapest fitting plan the commands can launch; when cheaper ones cannot be launched (a
+// layout their engine does not run), `note` says which and why.
+LaunchPlan cheapest_plan(const Scenario& s, std::string* note) {
   const std::vector<Plan> plans = rank_plans(s);
   if (plans.empty() || !plans.front().fits) {
     throw InputError("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters");
   }
-  return plan_of(plans.front());
+  for (const Plan& p : plans) {
+    if (!p.fits) break;
+    const LaunchPlan candidate = plan_of(p);
+    if (!launch_blocker(make_context(s, candidate)).empty()) continue;
+    if (&p != &plans.front()) {
+      const Plan& top = plans.front();
+      *note = "the cheapest plan, " + top.instance->instance + " (" + std::to_string(top.gpus) + " GPUs, tp " + std::to_string(top.tp) +
+              ", pp " + std::to_string(top.pp) + ", " + std::to_string(top.instances) + " instances), cannot be launched: " +
+              launch_blocker(make_context(s, plan_of(top))) + "; these commands are for the cheapest plan that can";
+    }
+    return candidate;
+  }
+  return plan_of(plans.front());  // none can be launched: the cheapest, with the warning that says why
 }
 
 LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
@@ -89,14 +105,14 @@ LaunchPlan scenario_plan(const Scenario& s) {
 
 // "plan": {"instance"} picks a ranked plan (extra keys of a ranking row are ignored: they come
 // from the same ranking); otherwise an explicit layout; no plan: the scenario's gpu or the cheapest.
-LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan) {
+LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan, std::string* note) {
   if (!plan.is_null()) {
     require_object(plan, "plan");
     if (!plan.contains("instance")) return explicit_plan(s, plan);
     if (!plan["instance"].is_string()) throw InputError("plan.instance", "must be a string (an instance type)");
     return catalog_plan(s, plan["instance"].get<std::string>());
   }
-  return s.gpu ? scenario_plan(s) : cheapest_plan(s);
+  return s.gpu ? scenario_plan(s) : cheapest_plan(s, note);
 }
 
 LaunchContext make_context(const Scenario& s, const LaunchPlan& plan) {
@@ -280,7 +296,11 @@ nlohmann::json launch_json(const nlohmann::json& input) {
   const nlohmann::json plan = input.contains("plan") ? input["plan"] : nlohmann::json();
   if (scenario.is_object()) scenario.erase("plan");  // parse_scenario rejects unknown keys
   const Scenario s = parse_scenario(scenario);
-  return to_json(make_launch(s, resolve_plan(s, plan)));
+  std::string note;
+  const LaunchPlan chosen = resolve_plan(s, plan, &note);
+  Launch l = make_launch(s, chosen);
+  if (!note.empty()) l.notes.insert(l.notes.begin(), note);
+  return to_json(l);
 }
 
 nlohmann::json to_json(const Launch& l) {

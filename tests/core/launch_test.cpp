@@ -168,6 +168,11 @@ TEST_CASE("Plans an engine cannot run get a warning and no command", "[launch]")
   CHECK(has_warning(awq_cpp, "launch_plan_invalid"));
   const json uneven = launch(R"({"model":"qwen2.5-7b","task":"lora","plan":{"gpu":"a10","gpus_per_instance":3,"instances":2}})");
   CHECK_FALSE(has_warning(uneven, "launch_plan_invalid"));  // 6 GPUs over 2 nodes: even
+  // Without a plan: the cheapest plan the engine can run, and a note on the cheaper one it cannot.
+  const json lmd = launch(R"({"model":"qwen2.5-72b","weights":"awq-int4","batch":16,"seq_len":32768,"engine":"lmdeploy"})");
+  CHECK(lmd["plan"]["pp"] == 1);
+  CHECK_FALSE(lmd["commands"].empty());
+  CHECK(lmd["notes"][0].get<std::string>().find("cannot be launched: engine lmdeploy does not do pipeline parallelism") != std::string::npos);
   const json ok = launch(R"({"model":"qwen2.5-7b","engine":"transformers","gpu":"a10","gpus":2,"pp":2})");
   CHECK_FALSE(has_warning(ok, "launch_plan_invalid"));
   CHECK(text(ok, "ms-swift").rfind("CUDA_VISIBLE_DEVICES=0,1 swift deploy \\\n  --model Qwen/Qwen2.5-7B \\\n  --infer_backend pt", 0) == 0);
