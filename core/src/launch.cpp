@@ -194,7 +194,9 @@ std::string launch_blocker(const LaunchContext& c) {
   if (p.pp > 1 && !c.caps.pipeline_parallel) {
     return engine_name(c) + " does not do pipeline parallelism: pp " + std::to_string(p.pp) + " cannot be launched with it";
   }
-  if (c.multi_node() && !c.caps.multi_node) {
+  // Independent servers on separate instances need no multi-node support; one replica over several does.
+  const bool spans = is_training(c.s.task) ? c.multi_node() : c.spans_nodes();
+  if (spans && !c.caps.multi_node) {
     return engine_name(c) + " runs one model instance on one machine: a plan over " + std::to_string(p.instances) +
            " nodes cannot be launched with it";
   }
@@ -202,7 +204,7 @@ std::string launch_blocker(const LaunchContext& c) {
     return engine_name(c) + " does not shard model states: ZeRO-" + std::to_string(p.zero) + " cannot be launched with it";
   }
   if (!is_training(c.s.task) && !engine_format_reason(c).empty()) return engine_format_reason(c);
-  if (!is_training(c.s.task) && c.multi_node() && c.dp() > 1) {
+  if (!is_training(c.s.task) && c.spans_nodes() && c.dp() > 1) {
     return "data-parallel replicas spread over several nodes: start one server per replica instead (no command is generated for it)";
   }
   return "";
@@ -245,6 +247,13 @@ std::string shell_command(const std::string& head, const std::vector<Flag>& flag
 std::string fixed2(double value) { return fixed(value, 2); }
 
 std::string gib_text(double bytes) { return fixed(bytes / 1073741824.0, 1) + " GiB"; }
+
+std::string replica_devices(const LaunchContext& c) {
+  if (c.node_dp() <= 1) return visible_devices(c);
+  std::string env = "CUDA_VISIBLE_DEVICES=";
+  for (int64_t i = 0; i < c.plan.tp * c.plan.pp; ++i) env += (i ? "," : "") + std::to_string(i);
+  return env + " ";
+}
 
 std::string visible_devices(const LaunchContext& c) {
   if (c.nproc_per_node >= c.plan.gpus_per_instance) return "";

@@ -37,6 +37,12 @@ struct LaunchContext {
 
   int64_t dp() const { return plan.gpus / (plan.tp * plan.pp); }
   bool multi_node() const { return plan.instances > 1; }
+  // Serving: every replica inside one node, so each node runs its own independent server(s).
+  bool independent_nodes() const { return multi_node() && nproc_per_node % (plan.tp * plan.pp) == 0; }
+  // Serving: one model replica spread over several nodes (tensor/pipeline parallel across them).
+  bool spans_nodes() const { return multi_node() && !independent_nodes(); }
+  // Serving: data-parallel replicas one server command runs (on one node when nodes are independent).
+  int64_t node_dp() const { return independent_nodes() ? nproc_per_node / (plan.tp * plan.pp) : dp(); }
 };
 
 // Why the plan cannot be launched validly by its engine with the generated commands ("" when it
@@ -92,5 +98,7 @@ std::string gib_text(double bytes);  // "12.3 GiB"
 std::string dtype_name(const LaunchContext& c);  // "bfloat16" or "float16"
 // CUDA_VISIBLE_DEVICES=0,1 prefix when the plan uses fewer GPUs than its instance has, else "".
 std::string visible_devices(const LaunchContext& c);
+// The first replica's GPUs (tp x pp of them) when the plan holds several replicas, else visible_devices.
+std::string replica_devices(const LaunchContext& c);
 
 }  // namespace gpusizer

@@ -84,7 +84,7 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   const double util = vllm_utilization(c, out);
   std::vector<Flag> f = {{"--tensor-parallel-size", std::to_string(c.plan.tp)},
                          {"--pipeline-parallel-size", std::to_string(c.plan.pp)}};
-  if (c.dp() > 1) f.push_back({"--data-parallel-size", std::to_string(c.dp())});
+  if (c.node_dp() > 1) f.push_back({"--data-parallel-size", std::to_string(c.node_dp())});
   f.push_back({"--max-model-len", std::to_string(c.s.seq_len)});
   f.push_back({"--max-num-seqs", std::to_string(c.s.batch)});  // per DP rank, as the estimate's batch
   f.push_back({"--gpu-memory-utilization", fixed2(util)});
@@ -108,13 +108,13 @@ void add_vllm(const LaunchContext& c, Launch& out) {
     out.notes.push_back("--quantization " + q + ": vLLM 0.11 has no Marlin kernel for " + c.gpu->name +
                         (cuda ? " (compute capability below 8.0)" : " (not a CUDA card; ROCm runs AWQ through Triton with VLLM_USE_TRITON_AWQ=1)"));
   }
-  if (c.multi_node()) {
+  if (c.spans_nodes()) {
     out.notes.push_back("vLLM over " + std::to_string(c.plan.instances) + " nodes: start a Ray cluster across them "
                         "(vLLM's distributed serving guide) and run vllm serve on its head node");
   }
-  if (c.dp() > 1) {
-    out.notes.push_back("--max-num-seqs is per data-parallel replica: " + std::to_string(c.dp()) + " replicas serve " +
-                        std::to_string(c.dp() * c.s.batch) + " sequences at once");
+  if (c.node_dp() > 1) {
+    out.notes.push_back("--max-num-seqs is per data-parallel replica: " + std::to_string(c.node_dp()) + " replicas serve " +
+                        std::to_string(c.node_dp() * c.s.batch) + " sequences at once");
   }
   if (!vllm_has_kv_format(c.s.kv_cache)) {
     out.notes.push_back(std::string("KV cache ") + to_string(c.s.kv_cache) + " cannot be expressed: vLLM 0.11 offers auto, bfloat16 and "
@@ -123,14 +123,14 @@ void add_vllm(const LaunchContext& c, Launch& out) {
 }
 
 void add_swift_vllm(const LaunchContext& c, Launch& out) {
-  if (c.multi_node()) {
+  if (c.spans_nodes()) {
     out.notes.push_back("swift deploy runs on one node: for this multi-node plan use the vllm serve command");
     return;
   }
   std::vector<Flag> f = {{"--model", c.model}, {"--infer_backend", "vllm"}, {"--torch_dtype", serving_dtype(c)},
                          {"--vllm_tensor_parallel_size", std::to_string(c.plan.tp)},
                          {"--vllm_pipeline_parallel_size", std::to_string(c.plan.pp)}};
-  if (c.dp() > 1) f.push_back({"--vllm_data_parallel_size", std::to_string(c.dp())});
+  if (c.node_dp() > 1) f.push_back({"--vllm_data_parallel_size", std::to_string(c.node_dp())});
   f.push_back({"--vllm_max_model_len", std::to_string(c.s.seq_len)});
   f.push_back({"--vllm_max_num_seqs", std::to_string(c.s.batch)});
   const double needed = round_up2(c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes);
@@ -149,14 +149,14 @@ void add_sglang(const LaunchContext& c, Launch& out) {
   const double fraction = memory_fraction(b.weights + b.kv_cache, *c.gpu);
   std::vector<Flag> f = {{"--model-path", c.model}, {"--tp", std::to_string(c.plan.tp)}};
   if (c.plan.pp > 1) f.push_back({"--pp-size", std::to_string(c.plan.pp)});
-  if (c.dp() > 1) f.push_back({"--dp-size", std::to_string(c.dp())});
+  if (c.node_dp() > 1) f.push_back({"--dp-size", std::to_string(c.node_dp())});
   f.push_back({"--context-length", std::to_string(c.s.seq_len)});
   f.push_back({"--max-running-requests", std::to_string(c.s.batch)});
   f.push_back({"--mem-fraction-static", fixed2(fraction)});
   f.push_back({"--dtype", serving_dtype(c)});
   if (!sglang_quantization(c.s.weights).empty()) f.push_back({"--quantization", sglang_quantization(c.s.weights)});
   f.push_back({"--kv-cache-dtype", c.s.kv_cache == KvFormat::Fp8 ? "fp8_e4m3" : "auto"});
-  if (c.multi_node()) {
+  if (c.spans_nodes()) {
     f.push_back({"--nnodes", std::to_string(c.plan.instances)});
     f.push_back({"--node-rank", kNodeRank});
     f.push_back({"--dist-init-addr", std::string(kMasterAddr) + ":" + kMasterPort});
@@ -183,15 +183,17 @@ void add_sglang(const LaunchContext& c, Launch& out) {
 void add_swift_pt(const LaunchContext& c, Launch& out) {
   std::vector<Flag> f = {{"--model", c.model}, {"--infer_backend", "pt"}, {"--torch_dtype", serving_dtype(c)},
                          {"--max_batch_size", std::to_string(c.s.batch)}, {"--max_length", std::to_string(c.s.seq_len)}};
-  std::string env = visible_devices(c);
-  if (env.empty() && c.plan.gpus > 1) {
+  // device_map spreads the model over every visible GPU: exactly one replica's (tp x pp = pp here).
+  const int64_t replica = c.plan.tp * c.plan.pp;
+  std::string env = replica_devices(c);
+  if (env.empty() && replica > 1) {
     env = "CUDA_VISIBLE_DEVICES=";
-    for (int64_t i = 0; i < c.plan.gpus; ++i) env += (i ? "," : "") + std::to_string(i);
+    for (int64_t i = 0; i < replica; ++i) env += (i ? "," : "") + std::to_string(i);
     env += " ";
   }
   out.commands.push_back({"ms-swift", kSwiftVersion, "shell", "", shell_command(env + "swift deploy", f)});
-  if (c.dp() > 1) {
-    out.notes.push_back("transformers serves one replica per process: run " + std::to_string(c.dp()) + " swift deploy processes, each "
+  if (c.node_dp() > 1) {
+    out.notes.push_back("transformers serves one replica per process: run " + std::to_string(c.node_dp()) + " swift deploy processes, each "
                         "with its own CUDA_VISIBLE_DEVICES and --port, behind a load balancer");
   }
   if (c.s.weights == WeightFormat::Nf4 || c.s.weights == WeightFormat::Int4) {
@@ -260,6 +262,11 @@ void add_serving(const LaunchContext& c, Launch& out) {
     default: add_swift_pt(c, out); break;
   }
   add_format_notes(c, out);
+  if (c.independent_nodes()) {
+    out.notes.push_back("the plan's " + std::to_string(c.plan.instances) + " instances serve independently: run the command on each (" +
+                        std::to_string(c.plan.instances) + " servers x " + std::to_string(c.node_dp()) + " replicas = " + std::to_string(c.dp()) +
+                        " replicas) and balance requests across them; no traffic crosses instances");
+  }
   if (c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes > kMaxFraction) {
     out.warnings.push_back({"launch_fraction_capped", "plan", "the estimate needs more than " + fixed2(kMaxFraction) +
                             " of each card: the memory fractions are capped at " + fixed2(kMaxFraction) +

@@ -38,18 +38,10 @@ constexpr int64_t kAllLayers = 999;
 const char* const kTrtllmExtraFile = "extra_llm_api_options.yaml";
 
 void multi_replica_note(const LaunchContext& c, const std::string& engine, Launch& out) {
-  if (c.dp() <= 1) return;
+  if (c.node_dp() <= 1) return;
   out.notes.push_back(engine + " serves one replica per server: the command starts one on GPUs 0-" +
-                      std::to_string(c.plan.tp * c.plan.pp - 1) + "; start " + std::to_string(c.dp() - 1) +
+                      std::to_string(c.plan.tp * c.plan.pp - 1) + "; start " + std::to_string(c.node_dp() - 1) +
                       " more with their own CUDA_VISIBLE_DEVICES and port, behind a load balancer");
-}
-
-// The replica's GPUs when the plan holds several replicas, else the plan's (or none when all).
-std::string replica_devices(const LaunchContext& c) {
-  if (c.dp() <= 1) return visible_devices(c);
-  std::string env = "CUDA_VISIBLE_DEVICES=";
-  for (int64_t i = 0; i < c.plan.tp * c.plan.pp; ++i) env += (i ? "," : "") + std::to_string(i);
-  return env + " ";
 }
 
 std::string lmdeploy_format(WeightFormat f) {
@@ -86,7 +78,10 @@ void add_lmdeploy(const LaunchContext& c, Launch& out) {
   if (!lmdeploy_format(c.s.weights).empty()) f.push_back({"--model-format", lmdeploy_format(c.s.weights)});
   if (c.s.kv_cache == KvFormat::Int8) f.push_back({"--quant-policy", "8"});
   if (c.s.kv_cache == KvFormat::Int4) f.push_back({"--quant-policy", "4"});
-  if (!pre_quantized(c.s.weights) && c.s.weights != WeightFormat::Fp8) f.push_back({"--dtype", serving_dtype(c)});
+  // --dtype takes auto|float16|bfloat16 and is ignored for quantized checkpoints; fp32 runs as "auto" (float16).
+  if (!pre_quantized(c.s.weights) && c.s.weights != WeightFormat::Fp8 && c.s.weights != WeightFormat::Fp32) {
+    f.push_back({"--dtype", serving_dtype(c)});
+  }
   out.commands.push_back({"lmdeploy", kLmdeployVersion, "shell", "",
                           shell_command(replica_devices(c) + "lmdeploy serve api_server " + c.model, f)});
   const KvCapacity k = scaled_capacity(c, share * free_bytes, scale);
@@ -136,7 +131,7 @@ void add_trtllm(const LaunchContext& c, Launch& out) {
     out.notes.push_back(std::string("TensorRT-LLM loads ") + to_string(c.s.weights) + " weights from a checkpoint quantized with NVIDIA "
                         "Model Optimizer (its quantization recipes: FP8, W4A16/W4A8 AWQ and GPTQ, NVFP4); it does not quantize on load");
   }
-  if (c.multi_node()) {
+  if (c.spans_nodes()) {
     out.notes.push_back("TensorRT-LLM over " + std::to_string(c.plan.instances) + " nodes runs as one MPI job: start trtllm-serve under "
                         "mpirun or Slurm srun with trtllm-llmapi-launch (TensorRT-LLM's multi-node serving guide)");
   }

@@ -403,15 +403,21 @@ bool layout_allowed(const Scenario& s, const Plan& p) {
   const EngineCaps caps = engine_caps(s.engine);
   if (p.tp > 1 && !caps.tensor_parallel) return false;
   if (p.pp > 1 && !caps.pipeline_parallel) return false;
-  if (p.instances > 1 && !caps.multi_node) return false;
   if (p.gpus % p.instances != 0) return false;
+  // Serving replicas that each sit inside one instance are independent servers; training and a
+  // replica over several instances need the engine's multi-node support.
+  const bool replica_spans = (p.gpus / p.instances) % (p.tp * p.pp) != 0;
+  if (p.instances > 1 && (is_training(s.task) || replica_spans) && !caps.multi_node) return false;
   if (is_training(s.task) && (p.tp > 1 || p.pp > 1)) return false;  // the training tools are data-parallel
   return true;
 }
 
 void check_serving(const Scenario& s, const Plan& plan, const json& out) {
   const EngineCaps caps = engine_caps(s.engine);
-  const int64_t dp = plan.gpus / (plan.tp * plan.pp);
+  const bool independent = plan.instances > 1 && (plan.gpus / plan.instances) % (plan.tp * plan.pp) == 0;
+  const int64_t servers = independent ? plan.instances : 1;  // the same command on each instance
+  // GPUs one server command uses on its node: one replica's, or the node's share of a replica spanning nodes.
+  const int64_t replica_gpus = plan.instances > 1 && !independent ? plan.gpus / plan.instances : plan.tp * plan.pp;
   const std::set<std::string> tp_flags = {"--tensor-parallel-size", "--tp", "--tp_size", "--vllm_tensor_parallel_size"};
   for (const json& cmd : out["commands"]) {
     if (cmd["kind"] != "shell") continue;
@@ -425,7 +431,7 @@ void check_serving(const Scenario& s, const Plan& plan, const json& out) {
     }
     if (tool == "vllm serve") {
       CHECK(num(p, "--tensor-parallel-size") == plan.tp);
-      CHECK(num(p, "--tensor-parallel-size") * num(p, "--pipeline-parallel-size") * num(p, "--data-parallel-size") == plan.gpus);
+      CHECK(num(p, "--tensor-parallel-size") * num(p, "--pipeline-parallel-size") * num(p, "--data-parallel-size") * servers == plan.gpus);
       const double util = std::stod(p.flags.at("--gpu-memory-utilization"));
       CHECK(util >= 0.90);
       CHECK(util <= 0.95);
@@ -438,19 +444,20 @@ void check_serving(const Scenario& s, const Plan& plan, const json& out) {
       CHECK((p.flags.at("--kv-cache-dtype") == "auto" || p.flags.at("--kv-cache-dtype") == "fp8"));
     } else if (tool == "sglang") {
       CHECK(num(p, "--tp") == plan.tp);
-      CHECK(num(p, "--tp") * num(p, "--pp-size") * num(p, "--dp-size") == plan.gpus);
-      CHECK(num(p, "--nnodes") == plan.instances);
+      CHECK(num(p, "--tp") * num(p, "--pp-size") * num(p, "--dp-size") * servers == plan.gpus);
+      CHECK(num(p, "--nnodes") == plan.instances / servers);
     } else if (tool == "swift deploy") {
       if (p.flags.at("--infer_backend") == "vllm") {
-        CHECK(num(p, "--vllm_tensor_parallel_size") * num(p, "--vllm_pipeline_parallel_size") * num(p, "--vllm_data_parallel_size") == plan.gpus);
+        CHECK(num(p, "--vllm_tensor_parallel_size") * num(p, "--vllm_pipeline_parallel_size") * num(p, "--vllm_data_parallel_size") * servers == plan.gpus);
       } else {
-        CHECK(count_devices(p, 1) == plan.gpus);  // device_map over the visible GPUs
+        CHECK(count_devices(p, plan.instance->gpus) == replica_gpus);  // device_map over one replica's GPUs
       }
-      CHECK(plan.instances == 1);
+      CHECK(plan.instances == servers);
     } else if (tool == "lmdeploy") {
       CHECK(num(p, "--tp") == plan.tp);
-      CHECK(count_devices(p, plan.gpus) * dp == plan.gpus);  // one replica's GPUs per server
+      CHECK(count_devices(p, plan.instance->gpus) == replica_gpus);  // one replica's GPUs per server
       CHECK(num(p, "--max-batch-size") == s.batch);
+      if (p.flags.count("--dtype")) CHECK((p.flags.at("--dtype") == "float16" || p.flags.at("--dtype") == "bfloat16"));
       if (s.kv_cache == KvFormat::Int8) CHECK(num(p, "--quant-policy") == 8);
       if (s.kv_cache == KvFormat::Int4) CHECK(num(p, "--quant-policy") == 4);
       const double share = std::stod(p.flags.at("--cache-max-entry-count"));
@@ -459,7 +466,7 @@ void check_serving(const Scenario& s, const Plan& plan, const json& out) {
     } else if (tool == "trtllm-serve") {
       CHECK(num(p, "--tp_size") == plan.tp);
       CHECK(num(p, "--pp_size") == plan.pp);
-      CHECK(count_devices(p, plan.gpus) * dp == plan.gpus);
+      CHECK(count_devices(p, plan.instance->gpus) == replica_gpus);
       const double share = std::stod(p.flags.at("--kv_cache_free_gpu_memory_fraction"));
       CHECK(share >= 0.9);
       CHECK(share <= 0.95);
@@ -468,7 +475,7 @@ void check_serving(const Scenario& s, const Plan& plan, const json& out) {
       CHECK(num(p, "-np") == s.batch);
       CHECK(p.flags.at("--split-mode") == (plan.pp > 1 ? "layer" : "none"));
       CHECK((p.flags.at("-fa") == "on" || p.flags.at("-fa") == "off"));
-      CHECK(count_devices(p, plan.gpus) * dp == plan.gpus);
+      CHECK(count_devices(p, plan.instance->gpus) == replica_gpus);
     } else {
       FAIL("unexpected serving command " << tool);
     }
@@ -529,6 +536,9 @@ void launch_every_plan(const std::string& input, Tally& tally) {
     const json out = to_json(make_launch(s, lp));
     CHECK(out["plan"]["gpus"] == plan.gpus);
     if (!layout_allowed(s, plan)) CHECK(blocked(out));  // never a command for a layout the engine cannot run
+    if (!blocked(out) && !is_training(s.task) && plan.instances > 1 && (plan.gpus / plan.instances) % (plan.tp * plan.pp) == 0) {
+      CHECK(out["notes"].dump().find("instances serve independently") != std::string::npos);
+    }
     if (blocked(out)) {
       CHECK(out["commands"].empty());
       const std::string message = out["warnings"].back();
@@ -555,7 +565,11 @@ TEST_CASE("Every fitting ranked plan launches validly for its engine, or says wh
   for (const char* engine : {"vllm", "sglang", "lmdeploy", "tensorrt-llm", "transformers"}) {
     inputs.push_back(std::string(R"({"model":"qwen2.5-7b","batch":8,"seq_len":8192,"engine":")") + engine + "\"}");
     inputs.push_back(std::string(R"({"model":"qwen2.5-72b","weights":"awq-int4","batch":16,"seq_len":32768,"engine":")") + engine + "\"}");
+    // Four GPUs set by the scenario: data-parallel replicas where one replica needs fewer.
+    inputs.push_back(std::string(R"({"model":"qwen2.5-7b","gpus":4,"batch":8,"seq_len":4096,"engine":")") + engine + "\"}");
   }
+  inputs.push_back(R"({"model":"qwen2.5-1.5b","gpus":4,"weights":"q8_0","batch":8,"seq_len":4096,"engine":"llama.cpp"})");
+  inputs.push_back(R"({"model":"qwen2.5-1.5b","weights":"fp32","batch":8,"seq_len":4096,"engine":"lmdeploy"})");
   inputs.push_back(R"({"model":"llama-3.1-8b","weights":"gptq-int4","kv_cache":"int8","batch":32,"seq_len":4096,"engine":"lmdeploy"})");
   inputs.push_back(R"({"model":"llama-3.1-70b","weights":"fp8","kv_cache":"fp8","batch":16,"seq_len":16384,"engine":"vllm"})");
   inputs.push_back(R"({"model":"llama-3.1-70b","kv_cache":"fp8","batch":8,"seq_len":8192,"engine":"tensorrt-llm"})");
