@@ -19,6 +19,7 @@ const char* const kUsage =
     "  estimate   memory per GPU with its breakdown, fit, speed and time\n"
     "  rank       cloud plans that fit, cheapest first\n"
     "  table      the model-size x workload lookup table\n"
+    "  takes      per GPU type, the fewest GPUs (and their layout) that fit\n"
     "  launch     commands and config files for a scenario and plan\n"
     "Catalogs:\n"
     "  models     model presets\n"

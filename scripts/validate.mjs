@@ -1,28 +1,34 @@
-// Compares gpusizer's estimates with the published measurements of shared/validation/public.json
-// and writes docs/validation.md. Node only, no dependencies.
+// Compares gpusizer's estimates with the published measurements in data/validation/*.json and
+// writes docs/validation.md. Node only, no dependencies. Reads nothing outside the repository.
 //
-//   node scripts/validate.mjs [public.json] [--out docs/validation.md]
+//   node scripts/validate.mjs                 regenerate docs/validation.md
+//   node scripts/validate.mjs --check         exit 1 when docs/validation.md is not what it would write
+//   node scripts/validate.mjs --out FILE      write elsewhere
+//   node scripts/validate.mjs --data DIR      read another folder of *.json (same layout)
 //   GPUSIZER_BIN=/tmp/build/gpusizer node scripts/validate.mjs
 //
-// Each case becomes a scenario (model preset matched on the architecture, or explicit fields);
-// all scenarios go to `gpusizer estimate` as one JSON array. Memory figures that
-// torch.cuda.max_memory_allocated-style counters report are compared without the estimate's
-// `runtime` share (CUDA context, workspaces, fragmentation); nvidia-smi-style figures with it.
-// Speed and time metrics are compared once the estimate carries `throughput` / `time`.
+// Layout of the data: data/validation/README.md. Each file is one source with a `split`:
+// "calibration" (the sources gpusizer's constants were fitted to: in-sample) or "held-out"
+// (gathered afterwards: out-of-sample). Each case becomes a scenario; all scenarios go to
+// `gpusizer estimate` as one JSON array (one process, fast enough for scripts/test).
+// Memory figures that torch.cuda.max_memory_allocated-style counters report are compared without
+// the estimate's `runtime` share (CUDA context, workspaces, fragmentation); nvidia-smi-style
+// figures with it; engine start-up figures with the matching breakdown entry.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const GiB = 2 ** 30;
-const GB = 1e9;
 
 function parseArgs(argv) {
-  const args = { input: join(ROOT, '..', 'shared', 'validation', 'public.json'), out: join(ROOT, 'docs', 'validation.md') };
+  const args = { data: join(ROOT, 'data', 'validation'), out: join(ROOT, 'docs', 'validation.md'), check: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--out') args.out = resolve(argv[++i]);
-    else args.input = resolve(argv[i]);
+    else if (argv[i] === '--data') args.data = resolve(argv[++i]);
+    else if (argv[i] === '--check') args.check = true;
+    else throw new Error(`unknown argument "${argv[i]}" (use --check, --out FILE, --data DIR)`);
   }
   args.bin = process.env.GPUSIZER_BIN || join(ROOT, 'build', 'native', 'gpusizer');
   return args;
@@ -39,34 +45,141 @@ function runCli(bin, command, input) {
   return { value: JSON.parse(r.stdout) };
 }
 
+// ---- data ---------------------------------------------------------------------------------
+
+// Reads every data/validation/*.json; a malformed file is an error naming the file and field.
+function loadData(dir) {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const cases = [];
+  const sources = [];
+  const ids = new Map();
+  for (const f of files) {
+    const where = relative(ROOT, join(dir, f));
+    let doc;
+    try { doc = JSON.parse(readFileSync(join(dir, f), 'utf8')); } catch (e) { throw new Error(`${where}: not JSON: ${e.message}`); }
+    const fail = (field, msg) => { throw new Error(`${where}: ${field}: ${msg}`); };
+    if (!doc.source || typeof doc.source.id !== 'string') fail('source.id', 'missing');
+    if (doc.source.id !== basename(f, '.json')) fail('source.id', `must equal the file name "${basename(f, '.json')}"`);
+    if (doc.split !== 'calibration' && doc.split !== 'held-out') fail('split', 'must be "calibration" or "held-out"');
+    if (!Array.isArray(doc.cases) || !doc.cases.length) fail('cases', 'must be a non-empty array');
+    doc.cases.forEach((c, i) => {
+      const at = `cases[${i}]`;
+      for (const k of ['id', 'group', 'metric', 'unit']) if (typeof c[k] !== 'string' || !c[k]) fail(`${at}.${k}`, 'missing');
+      // Negative values exist (vLLM's CUDA-graph delta can free memory); they are listed, never scored.
+      if (typeof c.value !== 'number' || !Number.isFinite(c.value) || c.value === 0) fail(`${at}.value`, 'must be a non-zero number');
+      if (ids.has(c.id)) fail(`${at}.id`, `"${c.id}" also in ${ids.get(c.id)}`);
+      ids.set(c.id, where);
+      cases.push({ ...c, _source: doc.source.id, _split: doc.split });
+    });
+    sources.push({ id: doc.source.id, split: doc.split, ref: doc.source.ref || '', url: doc.source.url || '', n: doc.cases.length });
+  }
+  return { cases, sources, files };
+}
+
+// ---- metrics ------------------------------------------------------------------------------
+
+// What each metric is compared with. `kind` is the group-key suffix, so speed and memory (and
+// within memory, peaks vs engine accounting) are never pooled in one row.
+const METRICS = {
+  // calibration set (public.json names)
+  peak_gpu_memory_allocated_total: 'memory (peak allocated)',
+  peak_gpu_memory_per_gpu: 'memory (peak allocated)',
+  peak_memory_active: 'memory (peak allocated)',
+  // data/validation schema names
+  peak_memory_allocated: 'memory (peak allocated)',
+  max_sampled_memory_allocated: 'memory (peak allocated)',
+  peak_memory_reserved: 'memory (peak reserved)',
+  nvidia_smi_used: 'memory (peak nvidia-smi)',
+  peak_allocated_plus_context: 'memory (peak nvidia-smi)',
+  gpu_memory_reported: 'memory (peak, counter not stated)',
+  vllm_weights_loaded: 'memory (weights)',
+  sglang_weights_loaded: 'memory (weights)',
+  model_file_size: 'memory (weights)',
+  llamacpp_kv_buffer: 'memory (KV cache)',
+  vllm_kv_cache_tokens: 'memory (KV tokens)',
+  vllm_gpu_blocks: 'memory (KV tokens)',
+  sglang_kv_tokens: 'memory (KV tokens)',
+  vllm_kv_cache_available: 'memory (engine budget)',
+  vllm_max_concurrency: 'memory (engine budget)',
+  vllm_non_torch: 'memory (engine budget)',
+  vllm_activation_peak: 'memory (engine budget)',
+  vllm_cuda_graph: 'memory (engine budget)',
+  vllm_peak_torch: 'memory (engine budget)',
+  sglang_k_size: 'memory (engine budget)',
+  sglang_v_size: 'memory (engine budget)',
+  llamacpp_model_buffer: 'memory (engine budget)',
+  llamacpp_compute_buffer: 'memory (engine budget)',
+  load_peak_memory_allocated: 'memory (engine budget)',
+};
+const kindOf = (metric) => METRICS[metric] || 'speed';
+const isMemory = (kind) => kind.startsWith('memory');
+
+// Why an engine-budget figure is listed but not scored: the estimate has no such quantity yet.
+const NOT_MODELLED = {
+  load_peak_memory_allocated: 'not scored: no model of the loading transient (shards, on-the-fly quantization) yet',
+  gpu_memory_reported: 'not scored: the source does not say which counter (allocated, reserved, nvidia-smi) or which sequence length',
+  vllm_kv_cache_available: "not scored: no model of vLLM's KV budget (gpu_memory_utilization minus weights, non-torch and activation peak) yet",
+  vllm_max_concurrency: "not scored: no model of vLLM's KV budget yet (concurrency = KV tokens / max_model_len)",
+  vllm_non_torch: 'not scored: no model of non-torch memory (CUDA context, NCCL, cuBLAS workspaces as vLLM counts them) yet',
+  vllm_activation_peak: "not scored: no model of vLLM's profile-run activation peak (max_num_batched_tokens) yet",
+  vllm_cuda_graph: 'not scored: no model of CUDA-graph memory yet',
+  vllm_peak_torch: "not scored: no model of vLLM's profile-run peak yet",
+  sglang_k_size: "not scored: no model of SGLang's mem_fraction_static budget yet",
+  sglang_v_size: "not scored: no model of SGLang's mem_fraction_static budget yet",
+  sglang_cuda_graph: 'not scored: no model of CUDA-graph memory yet',
+  llamacpp_model_buffer: "not scored: the CUDA buffer excludes the tensors llama.cpp keeps on the CPU (token embeddings); compare model_file_size",
+  llamacpp_compute_buffer: "not scored: no model of llama.cpp's compute buffer (n_batch/n_ubatch graph) yet",
+};
+
+function unitScale(unit) {
+  if (/^GiB/.test(unit)) return GiB;
+  if (/^MiB/.test(unit)) return 2 ** 20;
+  if (/^GB/.test(unit)) return 1e9;
+  if (/^MB/.test(unit)) return 1e6;
+  if (/^(tokens|blocks|x|requests)\b/.test(unit)) return 1;
+  return null;
+}
+
 // ---- case -> scenario ---------------------------------------------------------------------
 
+// Old calibration cases name GPUs in free text; new cases carry gpu_id.
 const GPU_IDS = [
   [/A100[- ]SXM 80GB|A100 80GB|A100 \(80GB/i, 'a100-80gb'],
   [/RTX 4090/i, 'rtx4090'],
   [/RTX 3090/i, 'rtx3090'],
   [/H100/i, 'h100-80gb'],
 ];
-function gpuId(name) {
-  for (const [re, id] of GPU_IDS) if (re.test(name || '')) return id;
+function gpuId(c, catalog) {
+  if (c.gpu_id) return catalog.has(c.gpu_id) ? c.gpu_id : null;
+  for (const [re, id] of GPU_IDS) if (re.test(c.gpu || '')) return id;
   return null;
 }
 
+// Case precision -> scenario `weights`. Calibration names first, then the schema's gpusizer ids.
 const WEIGHTS = { 'bf16': 'bf16', 'gptq-int8': 'gptq-int8', 'gptq-int4': 'gptq-int4', 'awq-int4': 'awq-int4',
   'GGUF F16': 'fp16', 'GGUF Q8_0': 'q8_0', 'GGUF Q4_0': 'q4_0', 'fp16 mixed': 'fp16', 'bf16 mixed': 'bf16' };
+const WEIGHT_IDS = new Set(['fp32', 'bf16', 'fp16', 'fp8', 'int8', 'int4', 'nf4', 'gptq-int8', 'gptq-int4', 'awq-int4',
+  'q8_0', 'q6_k', 'q5_k_m', 'q5_k_s', 'q5_0', 'q4_k_m', 'q4_k_s', 'q4_0', 'q3_k_m', 'q2_k']);
+const weightsOf = (p) => WEIGHTS[p] || (WEIGHT_IDS.has(p) ? p : null);
+const KV_METRICS = new Set(['llamacpp_kv_buffer', 'vllm_kv_cache_tokens', 'vllm_gpu_blocks', 'sglang_kv_tokens']);
+const KV_IDS = new Set(['bf16', 'fp16', 'fp8', 'int8', 'int4']);
 
-// The preset whose architecture equals the case's, else explicit fields.
+// The preset the case names, or the one whose architecture equals the case's, else explicit fields.
 function modelFor(c, presets) {
+  if (c.model_id && presets.some((p) => p.id === c.model_id)) return c.model_id;
   const a = c.arch;
+  if (!a) return null;
   const same = (p) => p.layers === a.layers && p.hidden === a.hidden && p.heads === a.heads &&
-    p.kv_heads === a.kv_heads && p.intermediate === a.intermediate && p.vocab === a.vocab;
+    p.kv_heads === a.kv_heads && p.intermediate === a.intermediate && p.vocab === a.vocab && !a.experts;
   const preset = presets.find(same);
   if (preset) return preset.id;
   // GPT-style models of the Megatron papers: 4h GELU MLP (the spec's "plain" MLP).
   const plain = a.intermediate === 4 * a.hidden && a.vocab === 51200;
-  return { name: c.model, layers: a.layers, hidden: a.hidden, heads: a.heads, kv_heads: a.kv_heads,
-    head_dim: a.hidden / a.heads, intermediate: a.intermediate, vocab: a.vocab,
-    tied_embeddings: !!a.tied_embeddings, mlp: plain ? 'plain' : 'gated' };
+  const m = { name: c.model, layers: a.layers, hidden: a.hidden, heads: a.heads, kv_heads: a.kv_heads,
+    head_dim: a.head_dim || a.hidden / a.heads, intermediate: a.intermediate, vocab: a.vocab,
+    tied_embeddings: !!a.tied_embeddings, mlp: a.mlp || (plain ? 'plain' : 'gated') };
+  for (const k of ['experts', 'experts_per_token', 'shared_experts', 'expert_intermediate', 'dense_layers']) if (a[k] !== undefined) m[k] = a[k];
+  return m;
 }
 
 // torchtune's Llama 3.2 3B "optimization flags" rows: each row adds one technique to the previous.
@@ -74,7 +187,7 @@ const TORCHTUNE_STACK = ['Baseline', 'Packed Dataset', 'Compile', 'Chunked Cross
   'Fuse optimizer step into backward', 'Activation Offloading', '8-bit AdamW', 'LoRA', 'QLoRA'];
 
 function stackTechniques(c) {
-  const m = /stack up to '(?:\+ )?([^']+)'/.exec(c.conditions);
+  const m = /stack up to '(?:\+ )?([^']+)'/.exec(c.conditions || '');
   if (!m) return null;
   const upto = TORCHTUNE_STACK.indexOf(m[1]);
   let used = TORCHTUNE_STACK.slice(0, upto + 1);
@@ -116,65 +229,160 @@ function torchtuneScenario(c, model) {
   return s;
 }
 
-// One case -> { scenario, metric, withRuntime, unitBytes } or { skip }.
-function cover(c, presets) {
-  const why = notExpressible(c);
-  const model = c.arch ? modelFor(c, presets) : null;
-  const base = { metric: c.metric };
+// Framework text -> scenario engine.
+function engineOf(c, training) {
+  const f = (c.framework || '').toLowerCase();
+  if (!training) {
+    for (const e of ['vllm', 'sglang', 'lmdeploy', 'llama.cpp', 'tensorrt-llm']) if (f.includes(e)) return e;
+    if (/llama-cpp|ollama|gguf/.test(f)) return 'llama.cpp';
+    return 'transformers';
+  }
+  const o = c.engine_options || {};
+  if (/megatron/.test(f)) return 'megatron';
+  if (/fsdp/.test(f) || o.fsdp) return 'fsdp';
+  if (/deepspeed/.test(f) || o.zero !== undefined) return 'deepspeed';
+  return 'transformers';
+}
+
+const OPTIMIZERS = { adamw: 'adamw', adamw_torch: 'adamw', adamw_hf: 'adamw', adam: 'adamw', 'adamw-8bit': 'adamw-8bit',
+  adamw_8bit: 'adamw-8bit', adamw_bnb_8bit: 'adamw-8bit', paged_adamw_8bit: 'paged-adamw-8bit', 'paged-adamw-8bit': 'paged-adamw-8bit',
+  sgd: 'sgd', adafactor: 'adafactor' };
+
+// A case in the data/validation schema (workload, precision, engine_options, gpu_id ...) -> scenario.
+function genericScenario(c, model, catalog) {
+  const o = c.engine_options || {};
+  const task = { inference: 'inference', serving: 'inference', full: 'full', lora: 'lora', qlora: 'qlora', pretrain: 'pretrain' }[c.workload];
+  if (!task) return { skip: `workload "${c.workload}" not mapped` };
+  const training = task !== 'inference';
+  const s = { model, task, engine: engineOf(c, training) };
+  if (c.precision) {
+    const w = weightsOf(c.precision);
+    // The KV cache's size does not depend on the weights format: KV figures are scored without it.
+    if (!w && !KV_METRICS.has(c.metric)) return { skip: `precision "${c.precision}" is not a gpusizer weights format` };
+    if (w) s.weights = w;
+  }
+  if (c.kv_cache && KV_IDS.has(c.kv_cache)) s.kv_cache = c.kv_cache;
+  const gpu = gpuId(c, catalog);
+  if (gpu) s.gpu = gpu;
+  // Figures summed over the GPUs of a device_map split count the whole model once: one virtual device.
+  const n = o.summed_over_gpus ? 1 : c.gpu_count || 1;
+  s.gpus = n;
+  if (o.tp) s.tp = o.tp;
+  if (o.pp) s.pp = o.pp;
+  if (!training) {
+    s.batch = c.batch || 1;
+    const seq = c.seq_len || (c.input_len || 0) + (c.output_len || 0) || o.max_model_len;
+    if (seq) s.seq_len = seq;
+    if (c.input_len !== undefined) s.prompt_tokens = c.input_len;
+    if (c.output_len !== undefined) s.output_tokens = c.output_len;
+    return { scenario: s };
+  }
+  const t = {};
+  s.batch = o.micro_batch || c.batch || 1;
+  if (c.seq_len) s.seq_len = c.seq_len;
+  if (o.zero !== undefined) t.zero = o.zero;
+  if (o.fsdp) t.zero = 3;
+  if (o.grad_checkpointing !== undefined) t.grad_checkpointing = o.grad_checkpointing === true ? 'full' : o.grad_checkpointing === false ? 'none' : o.grad_checkpointing;
+  if (o.lora_rank) t.lora_rank = o.lora_rank;
+  if (o.optimizer) {
+    const opt = OPTIMIZERS[String(o.optimizer).toLowerCase()];
+    if (!opt) return { skip: `optimizer "${o.optimizer}" not mapped` };
+    t.optimizer = opt;
+  }
+  if (o.grad_accum) t.grad_accum = o.grad_accum;
+  if (o.offload_optimizer) t.offload_optimizer = true;
+  if (o.offload_params) t.offload_params = true;
+  if (o.master_weights !== undefined) t.master_weights = o.master_weights;
+  s.training = t;
+  return { scenario: s };
+}
+
+// One case -> { kind, scenario, read, unitBytes } or { kind, skip }.
+function cover(c, presets, catalog) {
+  const kind = kindOf(c.metric);
+  const base = { kind };
+  const model = modelFor(c, presets);
   if (c.metric === 'peak_gpu_memory_allocated_total') {
     // Qwen benchmark: max_memory_allocated summed over the GPUs of a device_map split: the whole
     // model on one (virtual) device, without the runtime share.
-    return { ...base, kind: 'memory', withRuntime: false, unitBytes: GiB,
+    return { ...base, read: 'peak_allocated', unitBytes: GiB,
       scenario: { model, engine: 'transformers', weights: WEIGHTS[c.precision], batch: c.batch,
         prompt_tokens: c.input_len, output_tokens: c.output_len } };
   }
   if (c.metric === 'peak_gpu_memory_per_gpu' || c.metric === 'peak_memory_active') {
     // torchtune logs torch.cuda.memory_stats() peaks (active/allocated): no context, no cache.
-    const out = { ...base, kind: 'memory', withRuntime: false, unitBytes: /^GB/.test(c.unit) ? GB : GiB,
+    const out = { ...base, read: 'peak_allocated', unitBytes: /^GB/.test(c.unit) ? 1e9 : GiB,
       scenario: torchtuneScenario(c, model) };
+    const why = notExpressible(c);
     return why ? { ...out, skip: why } : out;
   }
-  return coverSpeed(c, model, base);
+  if (isMemory(kind)) {
+    if (NOT_MODELLED[c.metric]) return { ...base, skip: NOT_MODELLED[c.metric] };
+    const unitBytes = unitScale(c.unit);
+    if (unitBytes === null) return { ...base, skip: `unit "${c.unit}" not understood` };
+    if (!model) return { ...base, skip: 'no architecture or preset given' };
+    const g = genericScenario(c, model, catalog);
+    if (g.skip) return { ...base, skip: g.skip };
+    if (c.metric === 'nvidia_smi_used' && ['vllm', 'sglang', 'lmdeploy'].includes(g.scenario.engine)) {
+      return { ...base, skip: 'not scored: the engine reserves a fixed share of the card (gpu_memory_utilization); no model of that budget yet' };
+    }
+    const read = {
+      peak_memory_allocated: 'peak_allocated', peak_memory_reserved: 'peak_allocated', max_sampled_memory_allocated: 'peak_allocated', nvidia_smi_used: 'peak_total', peak_allocated_plus_context: 'peak_total',
+      vllm_weights_loaded: 'weights', sglang_weights_loaded: 'weights', llamacpp_model_buffer: 'weights', model_file_size: 'weights_all_gpus',
+      llamacpp_kv_buffer: 'kv_cache', vllm_kv_cache_tokens: 'kv_tokens', sglang_kv_tokens: 'kv_tokens', vllm_gpu_blocks: 'kv_blocks',
+    }[c.metric];
+    return { ...base, read, unitBytes, scenario: g.scenario };
+  }
+  return coverSpeed(c, model, base, catalog);
 }
 
-function coverSpeed(c, model, base) {
-  const gpu = gpuId(c.gpu);
-  if (!gpu) return { ...base, kind: 'speed', skip: `GPU "${c.gpu}" is not in the catalog` };
-  if (!model) return { ...base, kind: 'speed', skip: 'no architecture given' };
-  const weights = WEIGHTS[c.precision];
-  const speed = { ...base, kind: 'speed' };
+function coverSpeed(c, model, base, catalog) {
+  const gpu = gpuId(c, catalog);
+  if (!gpu) return { ...base, skip: `GPU "${c.gpu}" is not in the catalog` };
+  if (!model) return { ...base, skip: 'no architecture given' };
+  const weights = weightsOf(c.precision);
   if (c.group.startsWith('qwen2.5-speed-benchmark') && c.metric === 'generation_tokens_per_s') {
     const vllm = c.group.endsWith('vllm');
     const n = c.gpu_count || 1;
     const par = vllm ? { tp: n } : { pp: n };  // vLLM TP; transformers device_map splits layers
-    return { ...speed, read: 'generation_incl_prefill', scenario: { model, gpu, engine: vllm ? 'vllm' : 'transformers',
+    return { ...base, read: 'generation_incl_prefill', scenario: { model, gpu, engine: vllm ? 'vllm' : 'transformers',
       weights, batch: 1, prompt_tokens: c.input_len, output_tokens: c.output_len, gpus: n, ...par } };
   }
-  if (c.metric === 'decode_tokens_per_s' || c.metric === 'prefill_tokens_per_s') {
-    if (!weights) return { ...speed, skip: `precision "${c.precision}" not mapped` };
-    const prompt = c.input_len || 1;
-    const output = c.output_len || 1;
-    return { ...speed, read: c.metric, scenario: { model, gpu, engine: 'llama.cpp', weights, batch: 1,
-      prompt_tokens: prompt, output_tokens: output } };
+  if (c._split === 'calibration' && (c.metric === 'decode_tokens_per_s' || c.metric === 'prefill_tokens_per_s')) {
+    if (!weights) return { ...base, skip: `precision "${c.precision}" not mapped` };
+    return { ...base, read: c.metric, scenario: { model, gpu, engine: 'llama.cpp', weights, batch: 1,
+      prompt_tokens: c.input_len || 1, output_tokens: c.output_len || 1 } };
   }
   if (c.metric === 'train_tokens_per_s_total') {
-    return { ...speed, read: 'train_tokens_per_s', scenario: { ...torchtuneScenario(c, model), gpu } };
+    return { ...base, read: 'train_tokens_per_s', scenario: { ...torchtuneScenario(c, model), gpu } };
   }
-  if (c.metric === 'achieved_tflops_per_gpu') return coverMegatron(c, model, gpu, speed);
-  if (c.metric === 'gpu_hours') {
+  if (c.metric === 'achieved_tflops_per_gpu') return coverMegatron(c, model, gpu, base);
+  if (c.metric === 'gpu_hours' && c._split === 'calibration') {
     const tokens = Number(/tokens=([\d.]+)T/.exec(c.conditions)[1]) * 1e12;
-    return { ...speed, read: 'gpu_hours', scenario: { model, gpu, task: 'pretrain', engine: 'fsdp', gpus: 8,
+    return { ...base, read: 'gpu_hours', scenario: { model, gpu, task: 'pretrain', engine: 'fsdp', gpus: 8,
       seq_len: c.seq_len, training: { zero: 3, tokens } } };
   }
-  return { ...speed, skip: `metric ${c.metric} not compared` };
+  // Held-out speed cases (data/validation schema): the estimate's key of the same name.
+  // output_throughput: output tokens over the whole run at the stated concurrency (= batch), prefill included.
+  const direct = { decode_tokens_per_s: 'decode_tokens_per_s', prefill_tokens_per_s: 'prefill_tokens_per_s',
+    generation_tokens_per_s: 'generation_incl_prefill', output_throughput_tokens_per_s: 'generation_incl_prefill',
+    total_throughput_tokens_per_s: 'total_incl_prefill', tpot_s: 'tpot', train_tokens_per_s: 'train_tokens_per_s',
+    ttft_s: 'time_to_first_token_s' }[c.metric];
+  if (direct && c.workload) {
+    const g = genericScenario(c, model, catalog);
+    if (g.skip) return { ...base, skip: g.skip };
+    if (c.metric === 'train_tokens_per_s' && !/total/i.test(c.unit)) return { ...base, skip: 'per-GPU training rate: compared once the unit handling is written' };
+    return { ...base, read: direct, scenario: { ...g.scenario, gpu } };
+  }
+  return { ...base, skip: `metric ${c.metric} not compared yet` };
 }
 
-function coverMegatron(c, model, gpu, speed) {
+function coverMegatron(c, model, gpu, base) {
   const m = /TP=(\d+), PP=(\d+), DP=(\d+)/.exec(c.conditions);
   const [tp, pp, dp] = m.slice(1).map(Number);
   const micro = 1;  // Narayanan et al. 2021 Table 1 runs use small micro-batches; assumption
   const accum = c.batch / (dp * micro);
-  return { ...speed, read: 'megatron_tflops', scenario: { model, gpu, task: 'pretrain', engine: 'megatron',
+  return { ...base, read: 'megatron_tflops', scenario: { model, gpu, task: 'pretrain', engine: 'megatron',
     weights: 'fp16', batch: micro, seq_len: c.seq_len, gpus: c.gpu_count, tp, pp,
     training: { zero: 1, grad_checkpointing: 'full', grad_accum: accum } } };
 }
@@ -185,11 +393,42 @@ function megatronFlopsPerToken(a, s) {
   return 96 * a.layers * a.hidden ** 2 * (1 + s / (6 * a.hidden) + a.vocab / (16 * a.layers * a.hidden));
 }
 
+// The KV memory the same start-up log reports (cases of one log share `extra.run`), in bytes.
+function loggedKvBytes(c, byRun) {
+  const run = c.extra && c.extra.run;
+  if (!run) return null;
+  const mates = byRun.get(run) || [];
+  const vllm = mates.find((x) => x.metric === 'vllm_kv_cache_available');
+  const sglang = mates.filter((x) => x.metric === 'sglang_k_size' || x.metric === 'sglang_v_size');  // K and V halves
+  const parts = vllm ? [vllm] : sglang.length === 2 ? sglang : [];
+  if (!parts.length || parts.some((x) => !unitScale(x.unit) || !(x.value > 0))) return null;
+  return parts.reduce((sum, x) => sum + x.value * unitScale(x.unit), 0);
+}
+
 // Reads the prediction for a covered case from its estimate; null when the key is absent.
-function predict(cov, est, c) {
-  if (cov.kind === 'memory') {
-    const m = est.memory;
-    return (m.per_gpu_bytes - (cov.withRuntime ? 0 : m.breakdown.runtime)) / cov.unitBytes;
+function predict(cov, est, c, byRun) {
+  const m = est.memory;
+  switch (cov.read) {
+    case 'peak_allocated': return (m.per_gpu_bytes - m.breakdown.runtime) / cov.unitBytes;
+    case 'peak_total': return m.per_gpu_bytes / cov.unitBytes;
+    case 'weights': return m.breakdown.weights / cov.unitBytes;
+    case 'weights_all_gpus': return m.breakdown.weights * (cov.scenario.tp || 1) * (cov.scenario.pp || 1) / cov.unitBytes;
+    case 'kv_cache': return m.breakdown.kv_cache / cov.unitBytes;
+    case 'kv_tokens':
+    case 'kv_blocks': {
+      // KV cache tokens that the logged KV memory holds at the estimate's bytes per token and GPU:
+      // tests the per-token KV size (layers, KV heads, head size, dtype, TP split), not the budget.
+      const bytes = loggedKvBytes(c, byRun);
+      if (bytes === null) return { skip: 'not scored: no logged KV memory for this run, and no model of the KV budget yet' };
+      const s = cov.scenario;
+      const seq = s.seq_len || 2048;  // the scenario's default seq_len (shared/spec/scenario.md)
+      const perToken = m.breakdown.kv_cache / ((s.batch || 1) * seq);
+      const tokens = bytes / perToken;
+      if (cov.read === 'kv_tokens') return tokens;
+      const block = (c.engine_options && c.engine_options.block_size) || 16;  // vLLM's default --block-size
+      return tokens / block;
+    }
+    default: break;
   }
   const t = est.throughput;
   if (cov.read === 'gpu_hours') return est.time ? est.time.gpu_hours : null;
@@ -201,6 +440,13 @@ function predict(cov, est, c) {
       const seconds = s.prompt_tokens / t.prefill_tokens_per_s + s.output_tokens / t.decode_tokens_per_s;
       return s.output_tokens / seconds;
     }
+    case 'total_incl_prefill': {  // (prompt + output) tokens per second of the same end-to-end run
+      const s = cov.scenario;
+      const gen = predict({ ...cov, read: 'generation_incl_prefill' }, est, c);
+      return gen && s.output_tokens ? gen * (s.prompt_tokens + s.output_tokens) / s.output_tokens : null;
+    }
+    case 'tpot':  // seconds per output token of one request: the batch shares the aggregate decode rate
+      return t.decode_tokens_per_s ? (cov.scenario.batch || 1) / t.decode_tokens_per_s : null;
     case 'megatron_tflops':
       return t.train_tokens_per_s * megatronFlopsPerToken(c.arch, c.seq_len) / cov.scenario.gpus / 1e12;
     default:
@@ -225,6 +471,7 @@ const pct = (x) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)} %` : '-');
 const num = (x) => (x === null || x === undefined ? '-' : Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2));
 
 function estimateAll(bin, scenarios) {
+  if (!scenarios.length) return [];
   const batch = runCli(bin, 'estimate', scenarios);
   if (!batch.error) return batch.value.map((value) => ({ value }));
   return scenarios.map((s) => runCli(bin, 'estimate', s));  // find the bad one(s)
@@ -232,56 +479,123 @@ function estimateAll(bin, scenarios) {
 
 function evaluate(cases, bin) {
   const presets = runCli(bin, 'models').value;
-  const rows = cases.map((c) => ({ c, cov: cover(c, presets) }));
-  const todo = rows.filter((r) => r.cov.scenario);
+  const catalog = new Set(runCli(bin, 'gpus').value.map((g) => g.id));
+  const byRun = new Map();
+  for (const c of cases) {
+    const run = c.extra && c.extra.run;
+    if (run) byRun.set(run, [...(byRun.get(run) || []), c]);
+  }
+  const rows = cases.map((c) => ({ c, cov: cover(c, presets, catalog) }));
+  const todo = rows.filter((r) => r.cov.scenario);  // unexpressible rows still show their prediction
   const results = estimateAll(bin, todo.map((r) => r.cov.scenario));
   todo.forEach((r, i) => {
     if (results[i].error) { r.cov.skip = r.cov.skip || `estimate failed: ${results[i].error}`; return; }
-    r.pred = predict(r.cov, results[i].value, r.c);
-    if (r.pred === null) r.cov.skip = r.cov.skip || 'not covered: the estimate has no throughput/time yet';
-    else r.err = r.pred / r.c.value - 1;
+    const p = predict(r.cov, results[i].value, r.c, byRun);
+    if (p && typeof p === 'object') { r.cov.skip = r.cov.skip || p.skip; return; }
+    r.pred = p;
+    if (p === null) r.cov.skip = r.cov.skip || 'not covered: the estimate has no throughput/time for it yet';
+    else if (!Number.isFinite(p)) r.cov.skip = r.cov.skip || 'prediction is not a finite number';
+    else if (r.c.value > 0) r.err = p / r.c.value - 1;
+    else r.cov.skip = r.cov.skip || 'negative measured value: listed, not scored';
   });
   return rows;
 }
 
-function summarize(rows) {
-  const scored = rows.filter((r) => r.err !== undefined && !r.cov.skip);
-  const key = (r) => `${r.c.group} (${r.cov.kind})`;
-  const groups = [...new Set(rows.map(key))];
-  const lines = groups.map((g) => {
-    const all = rows.filter((r) => key(r) === g);
-    const st = stats(scored.filter((r) => key(r) === g).map((r) => r.err));
-    return { name: g, key: g, kind: all[0].cov.kind, cases: all.length, ...st };
+const SPLIT_LABEL = { calibration: 'calibration (in-sample)', 'held-out': 'held-out (out-of-sample)' };
+const scoredOf = (rows) => rows.filter((r) => r.err !== undefined && !r.cov.skip);
+const groupKey = (r) => `${r.c.group} · ${r.cov.kind}`;
+
+function summarize(rows, sources) {
+  const keys = [];
+  for (const r of rows) {
+    const k = `${groupKey(r)}|${r.c._split}`;
+    if (!keys.includes(k)) keys.push(k);
+  }
+  const lines = keys.map((k) => {
+    const all = rows.filter((r) => `${groupKey(r)}|${r.c._split}` === k);
+    return { key: groupKey(all[0]), split: all[0].c._split, kind: all[0].cov.kind, cases: all.length,
+      sources: [...new Set(all.map((r) => r.c._source))], ...stats(scoredOf(all).map((r) => r.err)) };
   });
-  const memory = stats(scored.filter((r) => r.cov.kind === 'memory').map((r) => r.err));
-  const overall = stats(scored.map((r) => r.err));
-  return { lines, memory, overall };
+  lines.sort((a, b) => (a.split === b.split ? 0 : a.split === 'calibration' ? -1 : 1) || (isMemory(b.kind) - isMemory(a.kind)) || a.kind.localeCompare(b.kind));
+  const kinds = [...new Set(rows.map((r) => r.cov.kind))].sort((a, b) => (isMemory(b) - isMemory(a)) || a.localeCompare(b));
+  const splitKind = [];
+  for (const split of ['calibration', 'held-out']) {
+    for (const kind of kinds) {
+      const all = rows.filter((r) => r.c._split === split && r.cov.kind === kind);
+      if (all.length) splitKind.push({ split, kind, cases: all.length, ...stats(scoredOf(all).map((r) => r.err)) });
+    }
+    for (const [label, pred] of [['all memory', (r) => isMemory(r.cov.kind)], ['all speed', (r) => !isMemory(r.cov.kind)]]) {
+      const all = rows.filter((r) => r.c._split === split && pred(r));
+      if (all.length) splitKind.push({ split, kind: `**${label}**`, cases: all.length, ...stats(scoredOf(all).map((r) => r.err)) });
+    }
+  }
+  // Per source, and the held-out memory aggregate without that source (how much one source moves it).
+  const heldMem = (r) => r.c._split === 'held-out' && isMemory(r.cov.kind);
+  const perSource = sources.map((s) => {
+    const mine = rows.filter((r) => r.c._source === s.id);
+    const mem = stats(scoredOf(mine.filter((r) => isMemory(r.cov.kind))).map((r) => r.err));
+    const spd = stats(scoredOf(mine.filter((r) => !isMemory(r.cov.kind))).map((r) => r.err));
+    const without = s.split === 'held-out' ? stats(scoredOf(rows.filter((r) => heldMem(r) && r.c._source !== s.id)).map((r) => r.err)) : null;
+    return { ...s, cases: mine.length, mem, spd, without };
+  });
+  return { lines, splitKind, perSource, heldMemory: stats(scoredOf(rows.filter(heldMem)).map((r) => r.err)) };
 }
 
 function printSummary(sum) {
-  const row = (name, s, cases) => `${name.padEnd(34)} ${String(s.n).padStart(4)}/${String(cases ?? '').padEnd(4)} ` +
+  const row = (name, s, cases) => `${name.padEnd(58)} ${String(s.n).padStart(4)}/${String(cases ?? '').padEnd(4)} ` +
     `median ${pct(s.median).padStart(8)}  p90 ${pct(s.p90).padStart(8)}  within 10 % ${pct(s.within10).padStart(8)}`;
-  for (const l of sum.lines) console.log(row(l.name, l, l.cases));
-  console.log(row('all memory cases', sum.memory));
-  console.log(row('all scored cases', sum.overall));
+  for (const l of sum.splitKind) console.log(row(`${l.split}: ${l.kind.replace(/\*/g, '')}`, l, l.cases));
 }
 
-function markdown(rows, sum, input) {
+function markdown(rows, sum, data) {
+  const srcNote = (ids) => ids.map((id) => `\`${id}\``).join(', ');
   const out = ['# Validation against published measurements', '',
-    `Generated by \`scripts/validate\` from \`${input.replace(/^.*\/shared\//, 'shared/')}\`; do not edit by hand.`,
-    'Error = prediction / measurement - 1. Memory figures from allocator counters (`max_memory_allocated`,',
-    'torchtune peak memory) are compared with `per_gpu_bytes - runtime`; GB and GiB follow each case\'s `unit`.',
-    'Cases whose conditions use a technique no scenario field expresses are listed with their prediction but',
-    'not scored; speed and time cases are scored once the estimate carries `throughput` / `time`.', '',
-    '## Summary', '', '| group | kind | scored / cases | median abs. error | p90 abs. error | within 10 % |', '|---|---|---|---|---|---|'];
-  for (const l of sum.lines) out.push(`| ${l.name} | ${l.kind} | ${l.n} / ${l.cases} | ${pct(l.median)} | ${pct(l.p90)} | ${pct(l.within10)} |`);
-  out.push(`| **all memory** | memory | ${sum.memory.n} | ${pct(sum.memory.median)} | ${pct(sum.memory.p90)} | ${pct(sum.memory.within10)} |`);
-  out.push(`| **all scored** | | ${sum.overall.n} | ${pct(sum.overall.median)} | ${pct(sum.overall.p90)} | ${pct(sum.overall.within10)} |`, '');
-  for (const g of sum.lines) {
-    out.push(`## ${g.name}`, '', '| case | prediction | measured | unit | error | note |', '|---|---|---|---|---|---|');
-    for (const r of rows.filter((x) => `${x.c.group} (${x.cov.kind})` === g.key)) {
+    `Generated by \`scripts/validate\` from \`data/validation/*.json\` (${data.files.length} files, ${rows.length} cases); do not edit by hand.`,
+    '`scripts/validate --check` (run by `scripts/test`) fails when this file is not what the data and the current',
+    'code give. Error = prediction / measurement - 1; statistics are over absolute errors.', '',
+    'Each source file has a fixed **split**: `calibration` files are the published tables gpusizer\'s constants',
+    'were fitted to (errors on them are **in-sample**); `held-out` files were gathered afterwards and no',
+    'constant was fitted to them (errors on them are **out-of-sample**). Groups are keyed by the case\'s `group`',
+    'and by the kind of figure, so speed and memory, and peak memory vs an engine\'s start-up accounting,',
+    'are never pooled. How each metric is compared:', '',
+    '- peak memory, by counter: allocated (`max_memory_allocated`, torchtune\'s peak) against `per_gpu_bytes - runtime`;',
+    '  reserved (`max_memory_reserved`) likewise, since the estimate does not yet split out the allocator\'s extra;',
+    '  nvidia-smi / NVML figures against `per_gpu_bytes`; a table that does not say which counter is not scored;',
+    '- weights: vLLM\'s "Model loading took" and SGLang\'s weight load against `breakdown.weights` per GPU; GGUF',
+    '  model sizes against the whole model\'s weights;',
+    '- KV cache: llama.cpp\'s KV buffer against `breakdown.kv_cache`; vLLM/SGLang KV **tokens** (and vLLM GPU',
+    '  blocks of 16 tokens) against the KV memory the same log reports divided by the estimate\'s KV bytes per token',
+    '  and GPU. This tests the per-token KV size, not the budget: the budget itself (KV memory left, non-torch,',
+    '  activation peak, CUDA graphs, concurrency) is listed as "not scored" until gpusizer models it;',
+    '- speed and time: the estimate\'s `throughput` / `time` keys of the same name.', '',
+    'GB and GiB follow each case\'s `unit`. Cases whose conditions use a technique no scenario field expresses',
+    'are listed but not scored.', '',
+    '## Summary by split', '',
+    '| split | kind | scored / cases | median abs. error | p90 abs. error | within 10 % |', '|---|---|---|---|---|---|'];
+  for (const l of sum.splitKind) out.push(`| ${SPLIT_LABEL[l.split]} | ${l.kind} | ${l.n} / ${l.cases} | ${pct(l.median)} | ${pct(l.p90)} | ${pct(l.within10)} |`);
+  out.push('', '## Summary by group', '',
+    '| group · kind | split | sources | scored / cases | median abs. error | p90 abs. error | within 10 % |', '|---|---|---|---|---|---|---|');
+  for (const l of sum.lines) out.push(`| ${l.key} | ${SPLIT_LABEL[l.split]} | ${srcNote(l.sources)} | ${l.n} / ${l.cases} | ${pct(l.median)} | ${pct(l.p90)} | ${pct(l.within10)} |`);
+  out.push('', '## By source (leave one source out)', '',
+    'gpusizer\'s constants are cited, not refitted by this script, so leaving a source out of the fit is the',
+    'fixed split above: every held-out source is already scored on constants that never saw it. The last',
+    'columns show how much one source carries: the held-out memory figures with that source left out',
+    `(all held-out memory: ${sum.heldMemory.n} scored, median ${pct(sum.heldMemory.median)}, within 10 % ${pct(sum.heldMemory.within10)}).`, '',
+    '| source | split | cases | memory scored | memory median | memory within 10 % | speed scored | speed median | speed within 10 % | held-out memory without it: median | within 10 % |',
+    '|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const s of sum.perSource) {
+    out.push(`| \`${s.id}\` | ${s.split} | ${s.cases} | ${s.mem.n} | ${pct(s.mem.median)} | ${pct(s.mem.within10)} | ${s.spd.n} | ${pct(s.spd.median)} | ${pct(s.spd.within10)} | ` +
+      `${s.without ? pct(s.without.median) : '-'} | ${s.without ? pct(s.without.within10) : '-'} |`);
+  }
+  out.push('');
+  const seen = new Set();
+  for (const l of sum.lines) {
+    if (seen.has(l.key)) continue;
+    seen.add(l.key);
+    out.push(`## ${l.key}`, '', '| case | source | prediction | measured | unit | error | note |', '|---|---|---|---|---|---|---|');
+    for (const r of rows.filter((x) => groupKey(x) === l.key)) {
       const err = r.err === undefined ? '-' : pct(r.err);
-      out.push(`| ${r.c.id} | ${num(r.pred)} | ${num(r.c.value)} | ${r.c.unit} | ${err} | ${r.cov.skip || ''} |`);
+      out.push(`| ${r.c.id} | ${r.c._source} | ${num(r.pred)} | ${num(r.c.value)} | ${r.c.unit} | ${err} | ${r.cov.skip || ''} |`);
     }
     out.push('');
   }
@@ -290,15 +604,30 @@ function markdown(rows, sum, input) {
 
 function main() {
   const args = parseArgs(process.argv.slice(2));
-  const cases = JSON.parse(readFileSync(args.input, 'utf8'));
-  const rows = evaluate(cases, args.bin);
-  const sum = summarize(rows);
+  const data = loadData(args.data);
+  const rows = evaluate(data.cases, args.bin);
+  const sum = summarize(rows, data.sources);
   printSummary(sum);
+  let text = markdown(rows, sum, data);
   const notes = join(ROOT, 'docs', 'validation-notes.md');
-  let text = markdown(rows, sum, args.input);
   try { text += '\n' + readFileSync(notes, 'utf8'); } catch { /* no hand-written notes */ }
+  if (args.check) {
+    let current = '';
+    try { current = readFileSync(args.out, 'utf8'); } catch { /* missing counts as stale */ }
+    if (current !== text) {
+      console.error(`${relative(ROOT, args.out)} is stale: run scripts/validate and commit the result`);
+      process.exit(1);
+    }
+    console.log(`${relative(ROOT, args.out)} is up to date`);
+    return;
+  }
   writeFileSync(args.out, text);
-  console.log(`wrote ${args.out}`);
+  console.log(`wrote ${relative(ROOT, args.out)}`);
 }
 
-main();
+try {
+  main();
+} catch (e) {
+  console.error(`error: ${e.message}`);
+  process.exit(2);
+}

@@ -21,6 +21,7 @@ std::string call(const std::string& command, const std::string& input) {
 std::string estimate(const std::string& input) { return call("estimate", input); }
 std::string rank(const std::string& input) { return call("rank", input); }
 std::string table(const std::string& input) { return call("table", input); }
+std::string takes(const std::string& input) { return call("takes", input); }
 std::string launch(const std::string& input) { return call("launch", input); }
 std::string catalog() { return call("catalog", ""); }
 
@@ -30,6 +31,7 @@ EMSCRIPTEN_BINDINGS(gpusizer) {
   emscripten::function("estimate", &estimate);
   emscripten::function("rank", &rank);
   emscripten::function("table", &table);
+  emscripten::function("takes", &takes);
   emscripten::function("launch", &launch);
   emscripten::function("catalog", &catalog);
 }

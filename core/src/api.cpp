@@ -25,6 +25,11 @@ const std::map<std::string, Handler>& scenario_commands() {
   static const std::map<std::string, Handler> commands = {
       {"estimate", [](const nlohmann::json& in) { return to_json(estimate(parse_scenario(in))); }},
       {"rank", [](const nlohmann::json& in) { return rank_json(parse_scenario(in)); }},
+      {"takes", [](const nlohmann::json& in) {
+         nlohmann::json gpus = nlohmann::json::array();
+         for (const GpuTakes& t : what_it_takes(parse_scenario(in))) gpus.push_back(to_json(t));
+         return nlohmann::json{{"gpus", gpus}};
+       }},
       {"table", [](const nlohmann::json& in) { return table_json(in); }},
       {"launch", [](const nlohmann::json& in) { return launch_json(in); }},
   };

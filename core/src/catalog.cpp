@@ -162,15 +162,23 @@ InstanceData load_instances() {
     const std::string source_key = get_string(e, "source", where);
     in.source = get_string(sources, source_key.c_str(), where + " source");
     in.notes = get_string(e, "notes", where);
-    if (e.contains("gpu_link")) {  // the network facts come as one group (catalog_test checks each row)
-      in.gpu_link = get_string(e, "gpu_link", where);
-      in.gpu_link_bytes_per_s = get_number(e, "gpu_link_bytes_per_s", where);
-      in.network_gbps = get_number(e, "network_gbps", where);
-      in.rdma = get_string(e, "rdma", where);
-      in.cluster = get_bool(e, "cluster", where);
-      const std::string network_key = get_string(e, "network_source", where);
-      in.network_source = get_string(sources, network_key.c_str(), where + " network_source");
+    // The network facts (docs/catalog.md "Networks"): every row carries all six, with a source.
+    in.gpu_link = get_string(e, "gpu_link", where);
+    if (in.gpu_link != "nvswitch" && in.gpu_link != "nvlink" && in.gpu_link != "xgmi" && in.gpu_link != "pcie" &&
+        in.gpu_link != "none") {
+      bad(where, "\"gpu_link\" must be nvswitch, nvlink, xgmi, pcie or none");
     }
+    in.gpu_link_bytes_per_s = get_number(e, "gpu_link_bytes_per_s", where);
+    in.network_gbps = get_number(e, "network_gbps", where);
+    if (in.gpu_link_bytes_per_s < 0 || in.network_gbps < 0) bad(where, "network figures must not be negative");
+    in.rdma = get_string(e, "rdma", where);
+    if (!in.rdma.empty() && in.rdma != "infiniband" && in.rdma != "roce" && in.rdma != "efa" && in.rdma != "erdma" &&
+        in.rdma != "tcpx" && in.rdma != "tcpxo") {
+      bad(where, "\"rdma\" must be infiniband, roce, efa, erdma, tcpx, tcpxo or empty");
+    }
+    in.cluster = get_bool(e, "cluster", where);
+    const std::string network_key = get_string(e, "network_source", where);
+    in.network_source = get_string(sources, network_key.c_str(), where + " network_source");
     data.instances.push_back(std::move(in));
   }
   return data;

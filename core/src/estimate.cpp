@@ -1,5 +1,10 @@
 #include "gpusizer/estimate.h"
 
+#include <algorithm>
+
+#include "gpusizer/engines.h"
+#include "gpusizer/error.h"
+
 namespace gpusizer {
 
 std::string unsupported_reason(const Scenario& s, const Gpu& gpu) {
@@ -34,21 +39,85 @@ std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
   return out;
 }
 
+std::vector<Remedy> remedies(const Scenario& s, const Gpu& gpu) {
+  const double need = estimate_memory(s, &gpu).per_gpu_bytes;
+  // One copy without the model as given (an imported config.json can be megabytes), then one per change.
+  Scenario base = s;
+  base.model_input = nullptr;
+  std::vector<Remedy> out;
+  auto attempt = [&](const char* id, const char* field, const nlohmann::json& value, auto change) {
+    Scenario t = base;
+    change(t);
+    try {
+      validate_scenario(t);
+    } catch (const InputError&) {
+      return;  // not a legal combination here (e.g. QLoRA on a format it cannot quantise)
+    }
+    const double bytes = estimate_memory(t, &gpu).per_gpu_bytes;
+    if (bytes < need) out.push_back({id, field, value, bytes, fits_on(t, gpu, bytes)});
+  };
+  if (is_training(s.task)) {
+    if (s.training.grad_checkpointing != Checkpointing::Full) {
+      attempt("grad_checkpointing", "training.grad_checkpointing", "full", [](Scenario& t) { t.training.grad_checkpointing = Checkpointing::Full; });
+    }
+    if (s.batch > 1) attempt("batch_1", "batch", 1, [](Scenario& t) { t.batch = 1; });
+    if (s.task == Task::Full || s.task == Task::Pretrain) {
+      attempt("lora", "task", "lora", [](Scenario& t) {
+        t.task = Task::Lora;
+        t.training.grad_checkpointing = Checkpointing::Full;
+      });
+      if (s.training.optimizer == Optimizer::Adamw) {
+        attempt("adamw_8bit", "training.optimizer", "adamw-8bit", [](Scenario& t) { t.training.optimizer = Optimizer::Adamw8bit; });
+      }
+      if (engine_caps(s.engine).zero && !(s.training.zero == 3 && s.training.offload_optimizer && s.training.offload_params)) {
+        attempt("zero3_offload", "training.zero", 3, [](Scenario& t) {
+          t.training.zero = 3;
+          t.training.offload_optimizer = true;
+          t.training.offload_params = true;
+        });
+      }
+    }
+    if (s.task != Task::Qlora) {
+      attempt("qlora", "task", "qlora", [](Scenario& t) {
+        t.task = Task::Qlora;
+        t.weights = WeightFormat::Nf4;
+        t.training.grad_checkpointing = Checkpointing::Full;
+      });
+    }
+  } else {
+    if (s.kv_cache == KvFormat::Bf16 || s.kv_cache == KvFormat::Fp16) {
+      attempt("kv_fp8", "kv_cache", "fp8", [](Scenario& t) { t.kv_cache = KvFormat::Fp8; });
+    }
+    if (!is_quantized(s.weights) && s.engine != Engine::LlamaCpp) {
+      attempt("awq_int4", "weights", "awq-int4", [](Scenario& t) { t.weights = WeightFormat::AwqInt4; });
+    }
+    if (s.batch > 1) attempt("batch_1", "batch", 1, [](Scenario& t) { t.batch = 1; });
+  }
+  std::sort(out.begin(), out.end(), [](const Remedy& a, const Remedy& b) { return a.per_gpu_bytes < b.per_gpu_bytes; });
+  return out;
+}
+
 Estimate estimate(const Scenario& s) {
   Estimate e;
   e.model_name = s.model.name;
   e.params = count_params(s.model);
   e.warnings = s.warnings;
+  const auto workload = workload_warnings(s);
+  e.warnings.insert(e.warnings.end(), workload.begin(), workload.end());
   const Gpu* gpu = s.gpu ? find_gpu(*s.gpu) : nullptr;
   e.memory = estimate_memory(s, gpu);
   e.warnings.insert(e.warnings.end(), e.memory.warnings.begin(), e.memory.warnings.end());
   if (gpu) {
-    e.gpu = GpuFit{gpu->id, gpu->memory_bytes, e.memory.per_gpu_bytes <= gpu->memory_bytes};
+    e.gpu = GpuFit{gpu->id, gpu->memory_bytes, usable_bytes(s, *gpu), fits_on(s, *gpu, e.memory.per_gpu_bytes)};
     e.max = max_fit(s, *gpu);
     const auto caps = capability_warnings(s, *gpu);
     e.warnings.insert(e.warnings.end(), caps.begin(), caps.end());
-    e.throughput = estimate_throughput(s, *gpu);
-    e.time = job_time(s, *e.throughput);
+    if (e.gpu->fits) {  // speed and time of a layout that does not fit are not shown as if it ran
+      e.throughput = estimate_throughput(s, *gpu);
+      e.time = job_time(s, *e.throughput);
+    } else {
+      e.remedies = remedies(s, *gpu);
+    }
   }
   return e;
 }
@@ -70,7 +139,16 @@ nlohmann::json to_json(const Estimate& e) {
                                 {"kv_cache", b.kv_cache}, {"runtime", b.runtime}}},
                  {"host_bytes", e.memory.host_bytes},
                  {"kv_bytes_per_token", e.memory.kv_bytes_per_token}};
-  if (e.gpu) j["gpu"] = {{"id", e.gpu->id}, {"memory_bytes", e.gpu->memory_bytes}, {"fits", e.gpu->fits}};
+  if (e.gpu) {
+    j["gpu"] = {{"id", e.gpu->id}, {"memory_bytes", e.gpu->memory_bytes}, {"usable_bytes", e.gpu->usable_bytes}, {"fits", e.gpu->fits}};
+  }
+  if (!e.remedies.empty()) {
+    nlohmann::json r = nlohmann::json::array();
+    for (const Remedy& x : e.remedies) {
+      r.push_back({{"id", x.id}, {"field", x.field}, {"value", x.value}, {"per_gpu_bytes", x.per_gpu_bytes}, {"fits", x.fits}});
+    }
+    j["remedies"] = r;
+  }
   if (e.max) j["max"] = {{"batch", e.max->batch}, {"seq_len", e.max->seq_len}};
   if (e.throughput) j["throughput"] = to_json(*e.throughput);
   if (e.time) j["time"] = {{"wall_hours", e.time->wall_hours}, {"gpu_hours", e.time->gpu_hours}};

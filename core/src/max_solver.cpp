@@ -32,11 +32,15 @@ void set_seq_len(Scenario& t, double prompt_share, int64_t seq_len) {
 
 }  // namespace
 
+double usable_bytes(const Scenario& s, const Gpu& gpu) { return (1 - s.headroom) * gpu.memory_bytes; }
+
+bool fits_on(const Scenario& s, const Gpu& gpu, double per_gpu_bytes) { return per_gpu_bytes <= usable_bytes(s, gpu); }
+
 MaxFit max_fit(const Scenario& s, const Gpu& gpu) {
   // One working copy, changed in place per probe: a Scenario carries the model as given
   // (model_input), and an imported config.json of megabytes copied ~70 times took seconds.
   Scenario t = s;
-  auto fits = [&] { return estimate_memory(t, &gpu).per_gpu_bytes <= gpu.memory_bytes; };
+  auto fits = [&] { return fits_on(t, gpu, estimate_memory(t, &gpu).per_gpu_bytes); };
   MaxFit out;
   out.batch = largest_fitting(kMaxBatch, [&](int64_t b) {
     t.batch = b;

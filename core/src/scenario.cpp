@@ -136,6 +136,16 @@ void parse_efficiency(JsonReader& top, Scenario* s) {
   r.reject_unknown();
 }
 
+// "YYYY-MM-DD" with a plausible month and day.
+bool is_iso_day(const std::string& v) {
+  if (v.size() != 10 || v[4] != '-' || v[7] != '-') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (v[i] < '0' || v[i] > '9') return false;
+  }
+  const int month = std::stoi(v.substr(5, 2)), day = std::stoi(v.substr(8, 2));
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
 constexpr int64_t kMaxInstanceGpus = 64;
 constexpr double kMaxPricePerHour = 1e7;
 
@@ -171,6 +181,10 @@ Instance parse_custom_instance(const nlohmann::json& j, const std::string& field
   i.currency = *currency;
   i.vcpu = static_cast<int>(r.integer("vcpu", 1, 100'000).value_or(0));
   i.ram_bytes = r.number("ram_bytes", 0, 1e15, true).value_or(0);
+  if (auto v = r.string("price_date")) {
+    if (!is_iso_day(*v)) throw InputError(field + ".price_date", "must be a date \"YYYY-MM-DD\"");
+    i.price_date = *v;
+  }
   r.reject_unknown();
   return i;
 }
@@ -201,6 +215,24 @@ void parse_pricing(JsonReader& top, Scenario* s) {
     }
   }
   r.reject_unknown();
+}
+
+// Largest request rate accepted: 1e6 requests/s, far beyond any single service.
+constexpr double kMaxRequestsPerS = 1e6;
+
+void parse_load(JsonReader& top, Scenario* s) {
+  if (!top.has("load")) return;
+  JsonReader r(top.raw("load"), "load");
+  Load load;
+  const auto rate = r.number("requests_per_s", 0, kMaxRequestsPerS, true);
+  if (!rate) throw InputError("load.requests_per_s", "is required: requests per second to carry, above 0");
+  load.requests_per_s = *rate;
+  if (auto v = r.number("ttft_s", 0, 3600, true)) load.ttft_s = *v;
+  if (auto v = r.number("tpot_s", 0, 60, true)) load.tpot_s = *v;
+  r.reject_unknown();
+  if (is_training(s->task)) throw InputError("load", "applies to serving (task \"inference\"), not to training");
+  if (s->gpus_set) throw InputError("load", "sets the GPU count through its replicas: give either \"gpus\" or \"load\"");
+  s->load = load;
 }
 
 void parse_filters(JsonReader& top, Scenario* s) {
@@ -290,6 +322,11 @@ Scenario parse_scenario(const nlohmann::json& input) {
   if (auto v = r.number("headroom", 0, 0.9, false)) s.headroom = *v;
   parse_pricing(r, &s);
   parse_filters(r, &s);
+  parse_load(r, &s);
+  if (auto v = r.string("today")) {
+    if (!is_iso_day(*v)) throw InputError("today", "must be a date \"YYYY-MM-DD\"");
+    s.today = *v;
+  }
   r.reject_unknown();
   validate_scenario(s);
   return s;
@@ -374,8 +411,15 @@ nlohmann::json scenario_to_json(const Scenario& s) {
                         {"gpus_per_instance", i.gpus}, {"price_per_hour", i.price_per_hour}, {"currency", i.currency}};
     if (i.vcpu > 0) c["vcpu"] = i.vcpu;
     if (i.ram_bytes > 0) c["ram_bytes"] = i.ram_bytes;
+    if (i.price_date != "user") c["price_date"] = i.price_date;
     j["pricing"]["custom_instances"].push_back(c);
   }
+  if (s.load) {
+    j["load"] = {{"requests_per_s", s.load->requests_per_s}};
+    if (s.load->ttft_s) j["load"]["ttft_s"] = *s.load->ttft_s;
+    if (s.load->tpot_s) j["load"]["tpot_s"] = *s.load->tpot_s;
+  }
+  if (s.today) j["today"] = *s.today;
   return j;
 }
 

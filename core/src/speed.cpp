@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpusizer/memory_training.h"
 #include "gpusizer/precision.h"
 
 namespace gpusizer {
@@ -17,6 +18,18 @@ constexpr double kActivationBytes = 2;  // bf16/fp16 activations cross the TP al
 // Per small all-reduce (a decode step's hidden vector): 20 us, fitted to the Qwen2.5 vLLM 0.6.3
 // cases with TP = 2 and 4 on A100-SXM (72B: 160 all-reduces per step explain 3-5 ms).
 constexpr double kAllReduceLatencyS = 20e-6;
+
+// One message between pipeline stages on different nodes: about 5 us over RDMA (InfiniBand/EFA
+// ib_send_lat, NVIDIA ConnectX docs: ~1-5 us) and about 50 us over TCP in a cloud VPC (AWS
+// placement-group docs: single-digit-to-tens of microseconds round trip; half a round trip plus
+// the TCP stack); inside a node a stage hand-off rides NVLink/PCIe within the all-reduce latency.
+constexpr double kRdmaHopS = 5e-6;
+constexpr double kTcpHopS = 50e-6;
+
+// DGX A100/H100 nodes: 8 GPUs, 8 x 200 Gb/s HDR (A100) / 8 x 400 Gb/s NDR (H100) compute NICs
+// (NVIDIA DGX A100 and DGX H100 user guides); the default node for estimates without an
+// instance takes the A100 figure, 1.6 Tb/s each way.
+constexpr double kDefaultNodeGbps = 1600;
 
 // Weight-only quantised GEMV kernels (Marlin GPTQ/AWQ, bnb) reach 0.9 of the 16-bit kernels'
 // bandwidth share: fit over the GPTQ/AWQ int4/int8 cases of the Qwen2.5 vLLM benchmark.
@@ -52,7 +65,8 @@ constexpr ServingProfile kServing[] = {
 };
 
 bool is_hopper_class(const Gpu& gpu) {
-  return gpu.arch == "hopper" || gpu.arch == "blackwell" || gpu.arch == "cdna3";
+  // cdna4 (MI355X) is CDNA3's successor at ~2x its dense rate (gpus.json MI355X source).
+  return gpu.arch == "hopper" || gpu.arch == "blackwell" || gpu.arch == "cdna3" || gpu.arch == "cdna4";
 }
 
 // Training efficiency on executed FLOPs (model FLOPs + recomputation).
@@ -103,6 +117,9 @@ ModelCosts model_costs(const Scenario& s) {
                                 : static_cast<double>(a.head_dim);
   c.attn_width = static_cast<double>(a.heads) * head_width;
   c.kv_bytes_per_token = kv_bytes_per_token(a, s.kv_cache);
+  c.params = p.total;
+  const bool adapters = s.task == Task::Lora || s.task == Task::Qlora;
+  c.trainable_params = adapters ? lora_params(a, s.training.lora_targets, s.training.lora_rank) : p.total;
   return c;
 }
 
@@ -124,13 +141,21 @@ double kv_share_per_gpu(const Scenario& s) {
   return std::ceil(kv / static_cast<double>(s.tp)) / kv;
 }
 
-// Ring all-reduce (peers.md 4.6): 2 (t-1)/t x bytes over one direction of the GPU's link,
-// NVLink where the card has it, else PCIe; plus a fixed latency.
-double allreduce_s(double bytes, int64_t tp, const Gpu& gpu) {
+// Ring all-reduce (peers.md 4.6): 2 (t-1)/t x bytes over one direction of the GPUs' link inside
+// the node (NVLink where the instance has it, else PCIe); plus a fixed latency.
+double allreduce_s(double bytes, int64_t tp, const Links& links) {
   if (tp <= 1) return 0;
-  const double link = gpu.interconnect_bytes_per_s > 0 ? gpu.interconnect_bytes_per_s : gpu.pcie_bytes_per_s;
   const double t = static_cast<double>(tp);
-  return kAllReduceLatencyS + 2 * (t - 1) / t * bytes / (link / 2);
+  return kAllReduceLatencyS + 2 * (t - 1) / t * bytes / (links.intra_bytes_per_s / 2);
+}
+
+// Bandwidth per GPU of a collective over `ranks` GPUs: the node's link while the group stays in
+// one node; across nodes each GPU's share of the node's network (a hierarchical ring sends each
+// GPU's share of the data through the NICs once; NCCL's ring/tree, Jeaugey, GTC 2020), one direction.
+double group_bytes_per_s(int64_t ranks, const Links& links) {
+  if (ranks <= links.gpus_per_node) return links.intra_bytes_per_s / 2;
+  const double nic_share = links.inter_bytes_per_s / 2 / static_cast<double>(links.gpus_per_node);
+  return std::min(links.intra_bytes_per_s / 2, nic_share);
 }
 
 }  // namespace
@@ -183,10 +208,9 @@ namespace {
 
 // One decode step of one replica: every sequence of the batch gets a token.
 double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,
-                     double context) {
+                     const Links& links, double batch, double context) {
   const Architecture& a = s.model;
   const double tp = static_cast<double>(s.tp), pp = static_cast<double>(s.pp);
-  const double batch = static_cast<double>(s.batch);
   // The batch is split into micro-batches that fill the pipeline (vLLM/SGLang pipeline parallel).
   const double micro = std::min(batch, pp);
   const double tokens = batch / micro;
@@ -196,20 +220,26 @@ double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, con
   const double memory_s = (weights + kv) / (gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double compute_s = flops / (peak_flops(gpu, s.weights) * e.compute);
   const double stage_layers = static_cast<double>(a.layers) / pp;
-  const double comm_s = 2 * stage_layers * allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, gpu);
+  const double comm_s = 2 * stage_layers * allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links);
   const double device_s = std::max(memory_s, compute_s) + comm_s;
   const double host_s = e.layer_overhead_s * stage_layers;
+  // Stage hand-offs that leave the node: one message per boundary per step.
+  const double nodes = std::ceil(tp * pp / static_cast<double>(links.gpus_per_node));
+  const double hop_s = nodes > 1 ? (nodes - 1) * ((links.rdma ? kRdmaHopS : kTcpHopS) +
+                                                  tokens * static_cast<double>(a.hidden) * kActivationBytes /
+                                                      (links.inter_bytes_per_s / 2))
+                                 : 0;
   // A token crosses all pp stages; with `micro` <= pp micro-batches in flight a round takes pp stage times.
-  return pp * std::max(device_s, host_s) + e.step_overhead_s;
+  return pp * std::max(device_s, host_s) + hop_s + e.step_overhead_s;
 }
 
-// Prefill of one batch of prompts on one replica; chunked prefill keeps the pipeline stages busy.
-double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e) {
+// Prefill of `batch` prompts on one replica; chunked prefill keeps the pipeline stages busy.
+double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,
+                 const Links& links, double batch, double prompt) {
   const Architecture& a = s.model;
-  const double batch = static_cast<double>(s.batch);
-  const double prompt = static_cast<double>(std::max<int64_t>(s.prompt_tokens, 1));
+  prompt = std::max(prompt, 1.0);
   const double tokens = batch * prompt;
-  const double gpus = static_cast<double>(s.tp * s.pp);
+  const double gpus = static_cast<double>(s.tp) * static_cast<double>(s.pp);
   // Logits only for each sequence's last position; causal attention: half the score matrix.
   const double linear = tokens * (c.matmul_flops - c.head_flops) + batch * c.head_flops;
   const double attention = batch * 2 * static_cast<double>(a.layers) * prompt * prompt * c.attn_width;
@@ -217,56 +247,111 @@ double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const E
   const double weights = c.dense_bytes + c.expert_bytes * experts_touched(a, tokens);
   const double memory_s = weights / (gpus * gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double comm_s = 2 * static_cast<double>(a.layers) *
-                        allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, gpu);
+                        allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links);
   const double host_s = e.layer_overhead_s * static_cast<double>(a.layers) + e.step_overhead_s;
   return std::max(compute_s, memory_s) + comm_s + host_s;
 }
 
-Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e) {
+Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,
+                              const Links& links) {
   const double dp = static_cast<double>(s.dp());
   const double batch = static_cast<double>(s.batch);
+  const double prompt = static_cast<double>(s.prompt_tokens);
   Throughput t;
   t.bandwidth_utilization = e.bandwidth;
-  t.time_to_first_token_s = prefill_s(s, gpu, c, e);
-  t.prefill_tokens_per_s = dp * batch * static_cast<double>(s.prompt_tokens) / t.time_to_first_token_s;
+  t.time_to_first_token_s = prefill_s(s, gpu, c, e, links, batch, prompt);
+  t.prefill_tokens_per_s = dp * batch * prompt / t.time_to_first_token_s;
   if (s.output_tokens == 0 || s.model.encoder) return t;
   const double output = static_cast<double>(s.output_tokens);
   // Steady decoding at the mean context over the output: prompt + output / 2.
-  const double step_s = decode_step_s(s, gpu, c, e, static_cast<double>(s.prompt_tokens) + output / 2);
+  const double step_s = decode_step_s(s, gpu, c, e, links, batch, prompt + output / 2);
   t.decode_tokens_per_s = dp * batch / step_s;
   t.generation_tokens_per_s = dp * batch * output / (t.time_to_first_token_s + output * step_s);
   return t;
 }
 
+// Gradient (and ZeRO-3 parameter) traffic of one optimizer step, seconds, over the data-parallel
+// group. ZeRO paper (Rajbhandari et al. 2020) section 7: data parallelism moves 2 Psi per step
+// (reduce-scatter + all-gather of the gradients), ZeRO-1/2 the same, ZeRO-3 3 Psi (parameters
+// gathered for the forward and the backward, gradients reduce-scattered); Psi in bf16 bytes.
+double data_parallel_comm_s(const Scenario& s, const Links& links, double trainable_params) {
+  const int64_t dp = s.dp();
+  if (dp <= 1) return 0;
+  const double psi = trainable_params * kActivationBytes / (static_cast<double>(s.tp) * static_cast<double>(s.pp));
+  // ZeRO-3 gathers the frozen base too when LoRA trains under it; its adapters are a rounding error.
+  const double volume = s.training.zero >= 3 ? 3 * psi : 2 * psi;
+  const double n = static_cast<double>(dp);
+  const int64_t ranks = s.gpus;  // the group spans every GPU of the deployment
+  return (n - 1) / n * volume / group_bytes_per_s(ranks, links);
+}
+
 // Training: executed FLOPs at the achieved share of peak, TP all-reduces that Megatron does not
-// overlap, and the 1F1B pipeline bubble (p - 1) / m of m micro-batches (Narayanan et al. 2021, eq. 1).
-Throughput training_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e) {
+// overlap, the 1F1B pipeline bubble (p - 1) / m of m micro-batches (Narayanan et al. 2021, eq. 1),
+// and the data-parallel traffic, overlapped with the backward pass (DeepSpeed overlap_comm, FSDP
+// prefetch), so only what exceeds the compute time adds to the step.
+Throughput training_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,
+                               const Links& links) {
   const Architecture& a = s.model;
-  const double step_tokens = static_cast<double>(s.batch * s.seq_len * s.training.grad_accum);
-  const double gpus_per_replica = static_cast<double>(s.tp * s.pp);
+  const double step_tokens = static_cast<double>(s.batch) * static_cast<double>(s.seq_len) * static_cast<double>(s.training.grad_accum);
+  const double gpus_per_replica = static_cast<double>(s.tp) * static_cast<double>(s.pp);
   const double compute_s = step_tokens * training_flops_per_token(s, c) / (gpus_per_replica * peak_flops(gpu, s.weights) * e.compute);
   // Two all-reduces per layer per pass (Megatron TP): forward, backward, and a recomputed forward.
   const double passes = s.training.grad_checkpointing == Checkpointing::Full ? 3 : 2;
   const double stage_layers = static_cast<double>(a.layers) / static_cast<double>(s.pp);
-  const double comm_s = passes * 2 * stage_layers * static_cast<double>(s.training.grad_accum) *
-                        allreduce_s(static_cast<double>(s.batch * s.seq_len * a.hidden) * kActivationBytes, s.tp, gpu);
+  const double micro_tokens = static_cast<double>(s.batch) * static_cast<double>(s.seq_len);
+  const double tp_comm_s = passes * 2 * stage_layers * static_cast<double>(s.training.grad_accum) *
+                           allreduce_s(micro_tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links);
   // Megatron interleaves virtual stages (down to one layer each): bubble (p - 1) / (v m), eq. 2 ibid.
   const double chunks = s.engine == Engine::Megatron ? std::floor(stage_layers) : 1;
   const double micro = static_cast<double>(s.training.grad_accum);
   const double bubble = 1 + (static_cast<double>(s.pp) - 1) / (chunks * micro);
+  const bool frozen = s.task == Task::Lora || s.task == Task::Qlora;
+  const double moved = frozen && s.training.zero < 3 ? c.trainable_params : c.params;
+  const double dp_comm_s = data_parallel_comm_s(s, links, moved);
+  const double busy_s = (compute_s + tp_comm_s) * bubble;
   Throughput t;
   t.flops_utilization = e.compute;
-  t.train_tokens_per_s = static_cast<double>(s.dp()) * step_tokens / ((compute_s + comm_s) * bubble);
+  t.train_tokens_per_s = static_cast<double>(s.dp()) * step_tokens / std::max(busy_s, dp_comm_s);
   return t;
 }
 
 }  // namespace
 
+Links default_links(const Gpu& gpu) {
+  Links l;
+  l.intra_bytes_per_s = gpu.interconnect_bytes_per_s > 0 ? gpu.interconnect_bytes_per_s : gpu.pcie_bytes_per_s;
+  l.inter_bytes_per_s = kDefaultNodeGbps * 1e9 * 2 / 8;
+  l.gpus_per_node = 8;
+  l.rdma = true;
+  return l;
+}
+
+Links instance_links(const Gpu& gpu, int64_t gpus_per_instance, double gpu_link_bytes_per_s, double network_gbps, bool rdma) {
+  Links l;
+  l.intra_bytes_per_s = gpu_link_bytes_per_s > 0 ? gpu_link_bytes_per_s : gpu.pcie_bytes_per_s;
+  l.inter_bytes_per_s = network_gbps * 1e9 * 2 / 8;
+  l.gpus_per_node = std::max<int64_t>(gpus_per_instance, 1);
+  l.rdma = rdma;
+  return l;
+}
+
+double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links, double batch, double context) {
+  return decode_step_s(s, gpu, c, engine_efficiency(s, gpu), links, batch, context);
+}
+
+double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links, double batch, double prompt) {
+  return prefill_s(s, gpu, c, engine_efficiency(s, gpu), links, batch, prompt);
+}
+
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu) { return estimate_throughput(s, gpu, model_costs(s)); }
 
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c) {
+  return estimate_throughput(s, gpu, c, default_links(gpu));
+}
+
+Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links) {
   const EngineEfficiency e = engine_efficiency(s, gpu);
-  return is_training(s.task) ? training_throughput(s, gpu, c, e) : serving_throughput(s, gpu, c, e);
+  return is_training(s.task) ? training_throughput(s, gpu, c, e, links) : serving_throughput(s, gpu, c, e, links);
 }
 
 std::optional<JobTime> job_time(const Scenario& s, const Throughput& t) {

@@ -52,7 +52,7 @@ TEST_CASE("catalog: every GPU id named by the scenario spec exists", "[catalog]"
   CHECK(find_gpu("h100-nvl") != nullptr);
   CHECK(find_gpu("a800-40gb") != nullptr);
   CHECK(find_gpu("no-such-gpu") == nullptr);
-  CHECK(gpu_catalog().size() == 23);
+  CHECK(gpu_catalog().size() == 32);
 }
 
 TEST_CASE("catalog: golden GPU figures", "[catalog]") {
@@ -79,14 +79,15 @@ TEST_CASE("catalog: golden GPU figures", "[catalog]") {
 }
 
 TEST_CASE("catalog: BF16 and FP8 support follow the architecture", "[catalog]") {
-  // facts_gpus.md conventions: no BF16 on T4/V100; FP8 only on Ada (CC 8.9), Hopper, Blackwell, CDNA3.
+  // facts_gpus.md conventions: no BF16 on T4/V100; FP8 only on Ada (CC 8.9), Hopper, Blackwell, CDNA3/4
+  // (the Ascend 910B has none).
   for (const char* id : {"t4", "v100-16gb", "v100-32gb"}) {
     INFO(id);
     CHECK_FALSE(gpu(id).supports_bf16);
     CHECK(gpu(id).bf16_tflops == 0);
     CHECK(gpu(id).fp16_tflops > 0);
   }
-  const std::set<std::string> fp8_arch = {"ada", "hopper", "blackwell", "cdna3"};
+  const std::set<std::string> fp8_arch = {"ada", "hopper", "blackwell", "cdna3", "cdna4"};
   for (const Gpu& g : gpu_catalog()) {
     INFO(g.id);
     CHECK(g.supports_fp8 == (fp8_arch.count(g.arch) == 1));
@@ -148,9 +149,12 @@ TEST_CASE("catalog: per-GPU overheads and links", "[catalog]") {
     } else if (g.arch == "blackwell") {
       CHECK(g.cuda_context_bytes == 612 * kMiB);
       CHECK(g.blas_workspace_bytes == 32 * kMiB);
-    } else if (g.arch == "cdna3") {
+    } else if (g.arch == "cdna3" || g.arch == "cdna4") {  // hipBLAS 128 MiB on gfx942 and gfx950
       CHECK(g.cuda_context_bytes == 600 * kMiB);
       CHECK(g.blas_workspace_bytes == 204 * kMiB);
+    } else if (g.arch == "ascend") {  // CANN runtime: budget assumed, workspace unknown (gpus.json notes)
+      CHECK(g.cuda_context_bytes == 600 * kMiB);
+      CHECK(g.blas_workspace_bytes == 0);
     } else {
       CHECK(g.cuda_context_bytes == 400 * kMiB);
       CHECK(g.blas_workspace_bytes == 8519680.0);
@@ -161,10 +165,43 @@ TEST_CASE("catalog: per-GPU overheads and links", "[catalog]") {
   CHECK(gpu("h100-80gb").pcie_bytes_per_s == 128e9);
   // PCIe-only parts (optional pairwise bridges are not modelled).
   for (const char* id : {"t4", "a10", "a10g", "l4", "l20", "l40s", "a100-80gb-pcie", "h100-pcie", "h100-nvl",
-                         "rtx3090", "rtx4090"}) {
+                         "rtx3090", "rtx4090", "rtx5090", "rtx-pro-6000", "rtx-a6000", "rtx6000-ada", "l40"}) {
     INFO(id);
     CHECK(gpu(id).interconnect_bytes_per_s == 0);
   }
+}
+
+TEST_CASE("catalog: 2025-2026 GPUs", "[catalog]") {
+  // RTX 5090: deviceQuery totalGlobalMem 33677180928 B = 32117 MiB (driver 570.133.04), measured.
+  CHECK(gpu("rtx5090").memory_bytes == 32117 * kMiB);
+  CHECK(gpu("rtx5090").memory_measured);
+  CHECK(gpu("rtx5090").bandwidth_bytes_per_s == 1792e9);
+  // GeForce convention (as rtx4090): FP32-accumulate rate = 838.4 sparse / 4.
+  CHECK(gpu("rtx5090").bf16_tflops == Approx(838.4 / 4));
+  // RTX PRO 6000: 4000 TOPS FP4 sparse -> 500 dense FP16 with full-rate FP32 accumulation; 96 GB.
+  CHECK(gpu("rtx-pro-6000").bf16_tflops == 500);
+  CHECK(gpu("rtx-pro-6000").marketed_memory_bytes == 96e9);
+  CHECK_FALSE(gpu("rtx-pro-6000").memory_measured);
+  // 48 GB GDDR6 boards, ECC on: nvidia-smi 46068 MiB.
+  for (const char* id : {"rtx-a6000", "rtx6000-ada", "l40"}) {
+    INFO(id);
+    CHECK(gpu(id).nvidia_smi_memory_bytes == 46068 * kMiB);
+    CHECK(gpu(id).memory_bytes < gpu(id).nvidia_smi_memory_bytes);
+  }
+  CHECK_FALSE(gpu("rtx-a6000").supports_fp8);  // Ampere
+  // B300: 2.25 PFLOP/s dense BF16 per GPU (HGX B300 36 PFLOPS sparse / 2 / 8), NVLink 5.
+  CHECK(gpu("b300").bf16_tflops == 2250);
+  CHECK(gpu("b300").interconnect_bytes_per_s == 1800e9);
+  CHECK(gpu("b300").memory_bytes > gpu("b200").memory_bytes);
+  // AMD: MI325X 256 GB at 6 TB/s, MI355X 288 GB at 8 TB/s with FP8 5.025 PFLOP/s dense.
+  CHECK(gpu("mi325x").bandwidth_bytes_per_s == 6e12);
+  CHECK(gpu("mi325x").memory_bytes == (256 * 1024 - 16) * kMiB);
+  CHECK(gpu("mi355x").arch == "cdna4");
+  CHECK(gpu("mi355x").fp8_tflops == 5025);
+  // Ascend 910B: 64 GB HBM2e, no FP8, vendor huawei.
+  CHECK(gpu("ascend-910b").vendor == "huawei");
+  CHECK_FALSE(gpu("ascend-910b").supports_fp8);
+  CHECK(gpu("ascend-910b").memory_bytes == 64 * kGiB);
 }
 
 TEST_CASE("catalog: every GPU source key is defined in gpus.json", "[catalog]") {
@@ -185,7 +222,7 @@ TEST_CASE("catalog: every GPU source key is defined in gpus.json", "[catalog]") 
 
 TEST_CASE("catalog: every instance row is usable", "[catalog]") {
   const auto& list = instance_catalog();
-  REQUIRE(list.size() == 133);
+  REQUIRE(list.size() == 147);
   const std::set<std::string> providers = {"alibaba", "aws", "gcp", "azure", "lambda", "runpod", "tencent"};
   std::set<std::tuple<std::string, std::string, std::string>> seen;
   bool alibaba_block = true;  // Alibaba rows come first, in one block
@@ -256,17 +293,83 @@ TEST_CASE("catalog: skipped rows are listed with a reason", "[catalog]") {
   const auto doc = nlohmann::json::parse(gpusizer::embedded::instances_json);
   const auto& skipped = doc.at("skipped");
   REQUIRE(skipped.is_array());
-  CHECK(skipped.size() == 11);
+  CHECK(skipped.size() == 18);
   for (const auto& s : skipped) {
     CHECK_FALSE(s.at("instance").get<std::string>().empty());
     CHECK_FALSE(s.at("reason").get<std::string>().empty());
   }
-  // 144 rows in facts_cloud.json = kept + skipped.
-  CHECK(instance_catalog().size() + skipped.size() == 144);
+  // 144 rows of facts_cloud.json (132 kept, 12 skipped) + 15 rows added for 2026 hardware and
+  // 6 offers found without a dated price (docs/catalog.md "Skipped rows").
+  CHECK(instance_catalog().size() + skipped.size() == 144 + 15 + 6);
+  // A newer dated price supersedes an undated one of the same offer.
+  const Instance* p5en = instance("aws", "p5en.48xlarge");
+  REQUIRE(p5en != nullptr);
+  CHECK(p5en->price_per_hour == 63.296);
+  CHECK(p5en->price_date == "2026-08-06");
 }
 
 TEST_CASE("catalog: CNY rate of the source catalogs", "[catalog]") {
   // sugarlxn/skypilot-catalog converts with --cny-usd-rate 0.138.
   CHECK(gpusizer::default_cny_per_usd() == Approx(1 / 0.138).epsilon(1e-12));
   CHECK(gpusizer::default_cny_per_usd() == Approx(7.2464).epsilon(1e-4));
+}
+
+TEST_CASE("catalog: every instance row carries its network with a source", "[catalog][network]") {
+  // Cards that exist only as SXM/OAM modules on NVLink/NVSwitch boards: several of them in one
+  // instance are always joined by that fabric (V100 and A100 PCIe variants exist, so they are not here).
+  const std::set<std::string> sxm_only = {"a100-40gb", "a100-80gb", "a800-80gb", "h100-80gb", "h800",
+                                          "h20",       "h200",      "b200"};
+  for (const Instance& in : instance_catalog()) {
+    INFO(in.provider_id << " " << in.instance << " " << in.region);
+    CHECK_FALSE(in.network_source.empty());
+    CHECK((in.gpu_link == "none") == (in.gpus == 1));
+    if (in.gpu_link == "none") CHECK(in.gpu_link_bytes_per_s == 0);
+    if (in.gpus > 1) CHECK(in.gpu_link_bytes_per_s > 0);
+    if (in.gpus > 1 && sxm_only.count(in.gpu_id)) CHECK((in.gpu_link == "nvswitch" || in.gpu_link == "nvlink"));
+    // A pod on RunPod's community cloud is a host somewhere ("region: various"): no cluster network.
+    if (in.provider_id == "runpod" && in.instance.find("Community") != std::string::npos) CHECK_FALSE(in.cluster);
+    // The NVLink figure of the row is the card's own (gpus.json interconnect_bytes_per_s).
+    if (in.gpu_link == "nvswitch" || in.gpu_link == "nvlink") {
+      CHECK(in.gpu_link_bytes_per_s == find_gpu(in.gpu_id)->interconnect_bytes_per_s);
+    }
+    if (in.gpu_link == "pcie") CHECK(in.gpu_link_bytes_per_s == find_gpu(in.gpu_id)->pcie_bytes_per_s);
+    // An RDMA fabric is only of use where several instances can be placed together.
+    if (!in.rdma.empty()) CHECK(in.cluster);
+  }
+  // Pinned values, each from the row's network_source.
+  const Instance* p4d = instance("aws", "p4d.24xlarge");  // AWS: p4d.24xlarge 4x100 Gbps, EFA
+  REQUIRE(p4d != nullptr);
+  CHECK(p4d->network_gbps == 400);
+  CHECK(p4d->rdma == "efa");
+  CHECK(p4d->cluster);
+  CHECK(p4d->gpu_link == "nvswitch");
+  CHECK(p4d->gpu_link_bytes_per_s == 600e9);
+  const Instance* p5 = instance("aws", "p5.48xlarge");  // AWS: up to 3,200 Gbps with EFA
+  REQUIRE(p5 != nullptr);
+  CHECK(p5->network_gbps == 3200);
+  CHECK(p5->rdma == "efa");
+  CHECK(p5->gpu_link_bytes_per_s == 900e9);
+  const Instance* nd = instance("azure", "Standard_ND96isr_H100_v5");  // Azure: 8 x 400 Gb/s InfiniBand
+  REQUIRE(nd != nullptr);
+  CHECK(nd->network_gbps == 3200);
+  CHECK(nd->rdma == "infiniband");
+  // Alibaba ebmgn8v: 170 (85 x 2) Gbit/s baseline, ERI (eRDMA), 900 GB/s NVLink between its 8 H20s.
+  const Instance* ebm = instance("alibaba", "ecs.ebmgn8v.48xlarge");
+  REQUIRE(ebm != nullptr);
+  CHECK(ebm->network_gbps == 170);
+  CHECK(ebm->rdma == "erdma");
+  CHECK(ebm->cluster);
+  CHECK(ebm->gpu_link == "nvswitch");
+  CHECK(ebm->gpu_link_bytes_per_s == 900e9);
+  // Alibaba gn7i (A10, PCIe Gen4, no eRDMA): 4-GPU type at 64 Gbit/s, no cluster network.
+  const Instance* gn7i = instance("alibaba", "ecs.gn7i-c32g1.32xlarge");
+  REQUIRE(gn7i != nullptr);
+  CHECK(gn7i->network_gbps == 64);
+  CHECK(gn7i->gpu_link == "pcie");
+  CHECK(gn7i->gpu_link_bytes_per_s == 64e9);
+  CHECK_FALSE(gn7i->cluster);
+  // Single-GPU pods and VMs without a provider cluster network.
+  CHECK_FALSE(instance("runpod", "H100 SXM Community")->cluster);
+  CHECK_FALSE(instance("gcp", "a3-highgpu-1g")->cluster);
+  CHECK(instance("gcp", "a3-highgpu-8g")->rdma == "tcpx");
 }

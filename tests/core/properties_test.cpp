@@ -291,15 +291,23 @@ void check_monotone(const json& base, double base_bytes, Gen& g, Failures& f,
 
 // The ranking's documented order (docs/planner.md, planner.cpp `better`): fitting plans first;
 // among them job cost, else cost per million tokens, else price per hour, ties to fewer paid
-// GPUs, then the instance name; plans that do not fit by memory per GPU of the instance.
+// GPUs, then the instance name; plans that do not fit closest to fitting first (need / usable),
+// then by price per hour, then the instance name.
 double cost_key(const Plan& p) {
+  if (p.load) return p.load->cost_per_million_tokens;
   if (p.cost) return *p.cost;
   if (p.cost_per_million_tokens) return *p.cost_per_million_tokens;
   return p.price_per_hour;
 }
 bool ordered(const Plan& q, const Plan& p) {
   if (q.fits != p.fits) return q.fits;
-  if (!q.fits) return q.per_gpu_bytes / q.instance->gpus <= p.per_gpu_bytes / p.instance->gpus;
+  if (!q.fits) {
+    const double rq = q.per_gpu_bytes / q.usable_bytes, rp = p.per_gpu_bytes / p.usable_bytes;
+    if (rq != rp) return rq < rp;
+    if (q.price_per_hour != p.price_per_hour) return q.price_per_hour < p.price_per_hour;
+    return q.instance->instance <= p.instance->instance;
+  }
+  if (q.load.has_value() != p.load.has_value()) return q.load.has_value();
   if (cost_key(q) != cost_key(p)) return cost_key(q) < cost_key(p);
   const int64_t paid_q = q.instances * q.instance->gpus, paid_p = p.instances * p.instance->gpus;
   if (paid_q != paid_p) return paid_q < paid_p;

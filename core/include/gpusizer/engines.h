@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "gpusizer/scenario.h"
 
@@ -18,5 +19,9 @@ struct EngineCaps {
 };
 
 EngineCaps engine_caps(Engine e);
+
+// Warnings about what the model and the engine accept, whatever the card: a context beyond the
+// model's trained positions, a batch beyond the engine's default limit, a tp/pp the engine lacks.
+std::vector<Warning> workload_warnings(const Scenario& s);
 
 }  // namespace gpusizer

@@ -17,7 +17,17 @@ namespace gpusizer {
 struct GpuFit {
   std::string id;
   double memory_bytes = 0;  // what CUDA can allocate on the card
-  bool fits = false;        // per_gpu_bytes <= memory_bytes
+  double usable_bytes = 0;  // memory_bytes less the headroom
+  bool fits = false;        // per_gpu_bytes <= usable_bytes (fits_on, max_solver.h)
+};
+
+// A change that would make a scenario that does not fit need less memory, with its figure.
+struct Remedy {
+  std::string id;       // "grad_checkpointing", "lora", "qlora", "zero3_offload", "adamw_8bit", "batch_1", "kv_fp8", "awq_int4"
+  std::string field;    // the scenario field it changes
+  nlohmann::json value; // the value it sets there
+  double per_gpu_bytes = 0;
+  bool fits = false;
 };
 
 struct Estimate {
@@ -28,8 +38,12 @@ struct Estimate {
   std::optional<MaxFit> max;  // largest batch / seq_len that fit the GPU
   std::optional<Throughput> throughput;  // needs a GPU
   std::optional<JobTime> time;           // needs a GPU and training.tokens
+  std::vector<Remedy> remedies;          // when it does not fit the GPU: what would, with figures
   std::vector<Warning> warnings;
 };
+
+// What would make `s` fit `gpu`, each change alone, the ones that save memory, most saving first.
+std::vector<Remedy> remedies(const Scenario& s, const Gpu& gpu);
 
 Estimate estimate(const Scenario& s);
 

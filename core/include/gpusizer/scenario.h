@@ -67,6 +67,14 @@ struct Filters {
   std::optional<int64_t> max_gpus;
 };
 
+// Serving at a load (project addition, docs/scenario.md): the request rate to carry and the
+// latency targets; prompt and output lengths come from the scenario.
+struct Load {
+  double requests_per_s = 0;
+  std::optional<double> ttft_s;  // time to first token target
+  std::optional<double> tpot_s;  // time per output token target
+};
+
 struct Scenario {
   Architecture model;
   nlohmann::json model_input;  // the model as given (preset id or object), for round trips
@@ -90,6 +98,8 @@ struct Scenario {
   double headroom = 0.10;  // share of GPU memory the planner keeps free
   Pricing pricing;
   Filters filters;
+  std::optional<Load> load;        // serving: rank by the cost of carrying this load
+  std::optional<std::string> today;  // "YYYY-MM-DD": the day prices are judged on (age warnings)
   std::vector<Warning> warnings;  // from parsing (e.g. a model given only by its size)
 
   int64_t dp() const { return gpus / (tp * pp); }

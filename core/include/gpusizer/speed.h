@@ -50,6 +50,8 @@ struct ModelCosts {
   double head_flops = 0;          // per token: the LM head's share of matmul_flops
   double attn_width = 0;          // per layer: heads x the width q.k and p.v run over
   double kv_bytes_per_token = 0;  // whole model, one sequence
+  double params = 0;              // all parameters
+  double trainable_params = 0;    // what the optimizer updates: all, or the LoRA adapters
 };
 ModelCosts model_costs(const Scenario& s);
 
@@ -57,9 +59,31 @@ ModelCosts model_costs(const Scenario& s);
 double training_flops_per_token(const Scenario& s);
 double training_flops_per_token(const Scenario& s, const ModelCosts& c);
 
+// The links a deployment's traffic crosses (docs/speed.md "Network"): inside a node (tensor
+// parallelism, and data parallelism within the node) and between nodes (pipeline stages and
+// data-parallel ranks on other nodes).
+struct Links {
+  double intra_bytes_per_s = 0;  // per GPU to its peers in the node, bidirectional total
+  double inter_bytes_per_s = 0;  // per node to other nodes, both directions together (Gbit/s x 2 / 8)
+  int64_t gpus_per_node = 8;
+  bool rdma = true;              // false: TCP, with its higher per-message latency
+};
+// A node of 8 with the card's own links (NVLink where it has it, else PCIe) and a DGX-class
+// network, for estimates without a cloud instance.
+Links default_links(const Gpu& gpu);
+// The links of `gpus_per_instance` GPUs of an instance whose GPUs talk over `gpu_link_bytes_per_s`
+// (0: one GPU, so PCIe is what the card would use) and whose network is `network_gbps`.
+Links instance_links(const Gpu& gpu, int64_t gpus_per_instance, double gpu_link_bytes_per_s, double network_gbps, bool rdma);
+
 // Needs a GPU; throughputs for the scenario's task (serving or training), the rest zero.
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu);
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c);
+Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links);
+
+// One decode step (seconds) of one replica at `batch` sequences of mean context `context`, and the
+// prefill (seconds) of `batch` prompts of `prompt` tokens: the serving-at-load search sweeps them.
+double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links, double batch, double context);
+double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links, double batch, double prompt);
 
 // From training.tokens; nullopt for serving or without tokens.
 std::optional<JobTime> job_time(const Scenario& s, const Throughput& t);
