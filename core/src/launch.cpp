@@ -4,6 +4,7 @@
 #include "format.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "gpusizer/error.h"
 #include "gpusizer/planner.h"
@@ -16,6 +17,9 @@ namespace gpusizer {
 // the pages. A flag renamed in a later release is a bug to fix here and there.
 const char* const kVllmVersion = "vLLM 0.11";
 const char* const kSglangVersion = "SGLang 0.5";
+const char* const kLmdeployVersion = "LMDeploy 0.10.2";
+const char* const kTrtllmVersion = "TensorRT-LLM 1.0";
+const char* const kLlamaCppVersion = "llama.cpp server, 2026 master";
 const char* const kSwiftVersion = "ms-swift 3.9";
 const char* const kLlamaFactoryVersion = "LLaMA-Factory 0.9.3";
 const char* const kDeepspeedVersion = "DeepSpeed 0.17";
@@ -47,12 +51,28 @@ LaunchPlan catalog_plan(const Scenario& s, const std::string& instance) {
                                         "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand");
 }
 
-LaunchPlan cheapest_plan(const Scenario& s) {
+LaunchContext make_context(const Scenario& s, const LaunchPlan& plan);
+
+// The cheapest fitting plan the commands can launch; when cheaper ones cannot be launched (a
+// layout their engine does not run), `note` says which and why.
+LaunchPlan cheapest_plan(const Scenario& s, std::string* note) {
   const std::vector<Plan> plans = rank_plans(s);
   if (plans.empty() || !plans.front().fits) {
     throw InputError("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters");
   }
-  return plan_of(plans.front());
+  for (const Plan& p : plans) {
+    if (!p.fits) break;
+    const LaunchPlan candidate = plan_of(p);
+    if (!launch_blocker(make_context(s, candidate)).empty()) continue;
+    if (&p != &plans.front()) {
+      const Plan& top = plans.front();
+      *note = "the cheapest plan, " + top.instance->instance + " (" + std::to_string(top.gpus) + " GPUs, tp " + std::to_string(top.tp) +
+              ", pp " + std::to_string(top.pp) + ", " + std::to_string(top.instances) + " instances), cannot be launched: " +
+              launch_blocker(make_context(s, plan_of(top))) + "; these commands are for the cheapest plan that can";
+    }
+    return candidate;
+  }
+  return plan_of(plans.front());  // none can be launched: the cheapest, with the warning that says why
 }
 
 LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
@@ -85,14 +105,14 @@ LaunchPlan scenario_plan(const Scenario& s) {
 
 // "plan": {"instance"} picks a ranked plan (extra keys of a ranking row are ignored: they come
 // from the same ranking); otherwise an explicit layout; no plan: the scenario's gpu or the cheapest.
-LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan) {
+LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan, std::string* note) {
   if (!plan.is_null()) {
     require_object(plan, "plan");
     if (!plan.contains("instance")) return explicit_plan(s, plan);
     if (!plan["instance"].is_string()) throw InputError("plan.instance", "must be a string (an instance type)");
     return catalog_plan(s, plan["instance"].get<std::string>());
   }
-  return s.gpu ? scenario_plan(s) : cheapest_plan(s);
+  return s.gpu ? scenario_plan(s) : cheapest_plan(s, note);
 }
 
 LaunchContext make_context(const Scenario& s, const LaunchPlan& plan) {
@@ -106,10 +126,15 @@ LaunchContext make_context(const Scenario& s, const LaunchPlan& plan) {
   validate_scenario(c.s);
   c.gpu = find_gpu(plan.gpu);
   c.plan = plan;
+  c.caps = engine_caps(c.s.engine);
   c.estimate = estimate(c.s);
   c.fp16 = !c.gpu->supports_bf16 || c.s.weights == WeightFormat::Fp16;
   c.model = c.s.model.hf_repo.empty() ? "/path/to/model" : c.s.model.hf_repo;
-  c.nproc_per_node = ceil_div(plan.gpus, plan.instances);
+  if (!is_training(c.s.task) && pre_quantized(c.s.weights)) {
+    const std::string repo = quantized_checkpoint(c.s.model.id, c.s.weights);
+    if (!repo.empty()) c.model = repo;
+  }
+  c.nproc_per_node = ceil_div(plan.gpus, plan.instances);  // exact unless launch_blocker says otherwise
   return c;
 }
 
@@ -128,7 +153,87 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
   }
 }
 
+std::string engine_name(const LaunchContext& c) { return std::string("engine ") + to_string(c.s.engine); }
+
+// Weight formats and vendors the serving engines cannot load at all (their docs, launch_serving*.cpp).
+std::string engine_format_reason(const LaunchContext& c) {
+  const WeightFormat w = c.s.weights;
+  const bool bnb = w == WeightFormat::Nf4 || w == WeightFormat::Int4;
+  switch (c.s.engine) {
+    case Engine::LlamaCpp:
+      if (is_gguf(w) || w == WeightFormat::Bf16 || w == WeightFormat::Fp16 || w == WeightFormat::Fp32) return "";
+      return std::string("llama.cpp loads GGUF files: ") + to_string(w) + " checkpoints cannot be loaded (use a GGUF k-quant)";
+    case Engine::Lmdeploy:
+      if (c.gpu->vendor != "nvidia") return "LMDeploy's TurboMind runs on NVIDIA GPUs only";
+      if (bnb || w == WeightFormat::Int8 || w == WeightFormat::GptqInt8) {
+        return std::string("LMDeploy's TurboMind (0.10.2) loads 16-bit, fp8 and 4-bit AWQ/GPTQ checkpoints, not ") + to_string(w);
+      }
+      return "";
+    case Engine::TensorrtLlm:
+      if (c.gpu->vendor != "nvidia") return "TensorRT-LLM runs on NVIDIA GPUs only";
+      if (bnb) return std::string("TensorRT-LLM has no bitsandbytes ") + to_string(w) + " weights";
+      return "";
+    default: return "";
+  }
+}
+
 }  // namespace
+
+std::string launch_blocker(const LaunchContext& c) {
+  const LaunchPlan& p = c.plan;
+  if (is_training(c.s.task) && (p.tp > 1 || p.pp > 1)) {
+    return "the training commands (ms-swift sft, LLaMA-Factory, DeepSpeed ZeRO) are data-parallel only";
+  }
+  if (p.gpus % p.instances != 0) {
+    return std::to_string(p.gpus) + " GPUs do not split evenly over " + std::to_string(p.instances) +
+           " nodes: every node of a torchrun/DeepSpeed/Ray job runs the same number of processes";
+  }
+  if (p.tp > 1 && !c.caps.tensor_parallel) {
+    return engine_name(c) + " does not do tensor parallelism: tp " + std::to_string(p.tp) + " cannot be launched with it";
+  }
+  if (p.pp > 1 && !c.caps.pipeline_parallel) {
+    return engine_name(c) + " does not do pipeline parallelism: pp " + std::to_string(p.pp) + " cannot be launched with it";
+  }
+  // Independent servers on separate instances need no multi-node support; one replica over several does.
+  const bool spans = is_training(c.s.task) ? c.multi_node() : c.spans_nodes();
+  if (spans && !c.caps.multi_node) {
+    return engine_name(c) + " runs one model instance on one machine: a plan over " + std::to_string(p.instances) +
+           " nodes cannot be launched with it";
+  }
+  if (is_training(c.s.task) && p.zero > 0 && !c.caps.zero) {
+    return engine_name(c) + " does not shard model states: ZeRO-" + std::to_string(p.zero) + " cannot be launched with it";
+  }
+  if (!is_training(c.s.task) && !engine_format_reason(c).empty()) return engine_format_reason(c);
+  if (!is_training(c.s.task) && c.spans_nodes() && c.dp() > 1) {
+    return "data-parallel replicas spread over several nodes: start one server per replica instead (no command is generated for it)";
+  }
+  return "";
+}
+
+KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes) {
+  KvCapacity k;
+  k.budget_bytes = std::max(0.0, budget_bytes);
+  const MemoryEstimate& m = c.estimate.memory;
+  if (m.breakdown.kv_cache > 0 && c.s.batch > 0) k.per_sequence_bytes = m.breakdown.kv_cache / static_cast<double>(c.s.batch);
+  if (k.per_sequence_bytes > 0) k.sequences = static_cast<int64_t>(std::floor(k.budget_bytes / k.per_sequence_bytes + 1e-9));
+  return k;
+}
+
+std::string kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k) {
+  std::string text = engine + ": " + setting + " leaves " + gib_text(k.budget_bytes) + " of KV cache on each GPU, " +
+                     std::to_string(k.sequences) + " concurrent sequences of " + std::to_string(c.s.seq_len) + " tokens";
+  if (c.dp() > 1) text += " per replica (" + std::to_string(k.sequences * c.dp()) + " over " + std::to_string(c.dp()) + " replicas)";
+  text += "; the scenario asks for " + std::to_string(c.s.batch) + " (the estimate: " + gib_text(k.per_sequence_bytes) +
+          " of KV cache per sequence on each GPU)";
+  return text;
+}
+
+void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out) {
+  if (k.per_sequence_bytes <= 0 || k.sequences >= c.s.batch) return;
+  out.warnings.push_back({"launch_kv_short", "batch", setting + " leaves KV cache for " + std::to_string(k.sequences) +
+                          " sequences of " + std::to_string(c.s.seq_len) + " tokens, fewer than the batch of " +
+                          std::to_string(c.s.batch) + ": the engine will queue the rest (or refuse to start below one)"});
+}
 
 std::string shell_command(const std::string& head, const std::vector<Flag>& flags) {
   std::string out = head;
@@ -141,6 +246,22 @@ std::string shell_command(const std::string& head, const std::vector<Flag>& flag
 
 std::string fixed2(double value) { return fixed(value, 2); }
 
+std::string gib_text(double bytes) { return fixed(bytes / 1073741824.0, 1) + " GiB"; }
+
+std::string replica_devices(const LaunchContext& c) {
+  if (c.node_dp() <= 1) return visible_devices(c);
+  std::string env = "CUDA_VISIBLE_DEVICES=";
+  for (int64_t i = 0; i < c.plan.tp * c.plan.pp; ++i) env += (i ? "," : "") + std::to_string(i);
+  return env + " ";
+}
+
+std::string visible_devices(const LaunchContext& c) {
+  if (c.nproc_per_node >= c.plan.gpus_per_instance) return "";
+  std::string env = "CUDA_VISIBLE_DEVICES=";
+  for (int64_t i = 0; i < c.nproc_per_node; ++i) env += (i ? "," : "") + std::to_string(i);
+  return env + " ";
+}
+
 std::string dtype_name(const LaunchContext& c) { return c.fp16 ? "float16" : "bfloat16"; }
 
 Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
@@ -149,6 +270,20 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
   out.plan = plan;
   out.dtype = dtype_name(c);
   add_plan_warnings(c, out);
+  const std::string blocker = launch_blocker(c);
+  if (!blocker.empty()) {
+    // No command rather than a wrong one: the plan itself cannot run as laid out.
+    const bool training_parallel = is_training(c.s.task) && (plan.tp > 1 || plan.pp > 1);
+    if (training_parallel) {
+      out.warnings.push_back({"launch_parallelism_unsupported", "plan", "ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO train data-parallel "
+                              "only: tp " + std::to_string(plan.tp) + " and pp " + std::to_string(plan.pp) + " cannot be expressed, and "
+                              "DeepSpeed checks train_batch_size against all " + std::to_string(plan.gpus) + " GPUs; use Megatron-SWIFT "
+                              "(megatron sft) for tensor/pipeline-parallel training. No command is generated for this plan"});
+    } else {
+      out.warnings.push_back({"launch_plan_invalid", "plan", blocker + ". No command is generated for this plan"});
+    }
+    return out;
+  }
   if (is_training(c.s.task)) {
     add_training(c, out);
   } else {
@@ -170,7 +305,11 @@ nlohmann::json launch_json(const nlohmann::json& input) {
   const nlohmann::json plan = input.contains("plan") ? input["plan"] : nlohmann::json();
   if (scenario.is_object()) scenario.erase("plan");  // parse_scenario rejects unknown keys
   const Scenario s = parse_scenario(scenario);
-  return to_json(make_launch(s, resolve_plan(s, plan)));
+  std::string note;
+  const LaunchPlan chosen = resolve_plan(s, plan, &note);
+  Launch l = make_launch(s, chosen);
+  if (!note.empty()) l.notes.insert(l.notes.begin(), note);
+  return to_json(l);
 }
 
 nlohmann::json to_json(const Launch& l) {

@@ -1,12 +1,14 @@
-// Shared by launch.cpp, launch_serving.cpp and launch_training.cpp: the resolved context of one
-// launch and the text helpers every generator uses.
+// Shared by the launch_*.cpp files: the resolved context of one launch and the text helpers every
+// generator uses.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gpusizer/catalog.h"
+#include "gpusizer/engines.h"
 #include "gpusizer/estimate.h"
 #include "gpusizer/launch.h"
 
@@ -15,6 +17,9 @@ namespace gpusizer {
 // Documentation each generator's flag names were checked against (docs/launch.md, "Versions").
 extern const char* const kVllmVersion;
 extern const char* const kSglangVersion;
+extern const char* const kLmdeployVersion;
+extern const char* const kTrtllmVersion;
+extern const char* const kLlamaCppVersion;
 extern const char* const kSwiftVersion;
 extern const char* const kLlamaFactoryVersion;
 extern const char* const kDeepspeedVersion;
@@ -24,17 +29,59 @@ struct LaunchContext {
   Scenario s;         // the scenario with the plan's gpu, gpus, tp, pp and ZeRO stage applied
   const Gpu* gpu = nullptr;
   LaunchPlan plan;
+  EngineCaps caps;    // engine_caps(s.engine)
   Estimate estimate;  // of `s`
   bool fp16 = false;  // compute in float16: the card has no bf16, or the weights are fp16
   std::string model;  // what --model gets: the preset's Hugging Face repo, or a placeholder
-  int64_t nproc_per_node = 1;  // GPUs used on each node
+  int64_t nproc_per_node = 1;  // GPUs used on each node (plan.gpus / plan.instances, checked exact)
 
   int64_t dp() const { return plan.gpus / (plan.tp * plan.pp); }
   bool multi_node() const { return plan.instances > 1; }
+  // Serving: every replica inside one node, so each node runs its own independent server(s).
+  bool independent_nodes() const { return multi_node() && nproc_per_node % (plan.tp * plan.pp) == 0; }
+  // Serving: one model replica spread over several nodes (tensor/pipeline parallel across them).
+  bool spans_nodes() const { return multi_node() && !independent_nodes(); }
+  // Serving: data-parallel replicas one server command runs (on one node when nodes are independent).
+  int64_t node_dp() const { return independent_nodes() ? nproc_per_node / (plan.tp * plan.pp) : dp(); }
 };
 
+// Why the plan cannot be launched validly by its engine with the generated commands ("" when it
+// can): a layout the engine does not run (engine_caps), GPUs that do not split evenly over the
+// nodes, tensor/pipeline parallelism for the data-parallel training tools.
+std::string launch_blocker(const LaunchContext& c);
+
+// Serving: each engine's own command (launch_serving.cpp: vLLM, SGLang, transformers via
+// ms-swift; launch_serving_engines.cpp: LMDeploy, TensorRT-LLM, llama.cpp).
 void add_serving(const LaunchContext& c, Launch& out);
+void add_lmdeploy(const LaunchContext& c, Launch& out);
+void add_trtllm(const LaunchContext& c, Launch& out);
+void add_llamacpp(const LaunchContext& c, Launch& out);
 void add_training(const LaunchContext& c, Launch& out);
+
+// The KV cache an engine's memory setting leaves on each GPU, from the estimate's memory parts.
+struct KvCapacity {
+  double budget_bytes = 0;        // bytes the engine gives the KV cache on each GPU
+  double per_sequence_bytes = 0;  // one sequence of seq_len tokens on each GPU (estimate's kv_cache / batch)
+  int64_t sequences = 0;          // whole sequences of seq_len that fit, per replica
+};
+KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes);
+// "leaves 12.3 GiB of KV cache per GPU: 24 concurrent sequences of 8192 tokens (the scenario asks 16)"
+std::string kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k);
+// The warning when the capacity holds fewer than `batch` sequences ("" code = none added).
+void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out);
+
+// Serving helpers shared by launch_serving.cpp and launch_serving_engines.cpp.
+double round_up2(double x);  // rounded up to hundredths
+bool pre_quantized(WeightFormat f);  // AWQ/GPTQ: a checkpoint quantized before loading
+std::string serving_dtype(const LaunchContext& c);  // AWQ/GPTQ: float16; else dtype_name (float32 for fp32)
+// KV bytes the engine really caches per byte the estimate counted: 1 when it has the scenario's
+// KV format, else 16-bit over the asked format (kv_bytes_per_token of the memory API).
+double kv_scale(const LaunchContext& c, bool engine_has_format);
+KvCapacity scaled_capacity(const LaunchContext& c, double budget_bytes, double scale);
+
+// A pre-quantized Hugging Face checkpoint of the preset in the scenario's weight format, "" when
+// the table (launch_checkpoints.cpp) has none.
+std::string quantized_checkpoint(const std::string& preset_id, WeightFormat f);
 
 // One "--flag value" of a command line; an empty value writes the flag alone.
 using Flag = std::pair<std::string, std::string>;
@@ -47,6 +94,11 @@ extern const char* const kMasterAddr;
 extern const char* const kMasterPort;
 
 std::string fixed2(double value);  // "0.87": two decimals, for memory fractions
+std::string gib_text(double bytes);  // "12.3 GiB"
 std::string dtype_name(const LaunchContext& c);  // "bfloat16" or "float16"
+// CUDA_VISIBLE_DEVICES=0,1 prefix when the plan uses fewer GPUs than its instance has, else "".
+std::string visible_devices(const LaunchContext& c);
+// The first replica's GPUs (tp x pp of them) when the plan holds several replicas, else visible_devices.
+std::string replica_devices(const LaunchContext& c);
 
 }  // namespace gpusizer

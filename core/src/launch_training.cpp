@@ -92,12 +92,7 @@ std::string swift_deepspeed(const LaunchContext& c) {
 
 // NNODES=... NPROC_PER_NODE=... prefixes read by ms-swift and LLaMA-Factory.
 std::string node_env(const LaunchContext& c) {
-  std::string env;
-  if (c.nproc_per_node < c.plan.gpus_per_instance) {
-    env += "CUDA_VISIBLE_DEVICES=";
-    for (int64_t i = 0; i < c.nproc_per_node; ++i) env += (i ? "," : "") + std::to_string(i);
-    env += " ";
-  }
+  std::string env = visible_devices(c);
   if (c.multi_node()) {
     env += "NNODES=" + std::to_string(c.plan.instances) + " NODE_RANK=" + kNodeRank + " MASTER_ADDR=" + kMasterAddr +
            " MASTER_PORT=" + kMasterPort + " ";
@@ -181,12 +176,6 @@ void add_training_notes(const LaunchContext& c, Launch& out) {
   out.notes.push_back("global batch = " + std::to_string(c.s.batch) + " per GPU x " + std::to_string(t.grad_accum) + " accumulation x " +
                       std::to_string(c.dp()) + " data-parallel ranks = " + std::to_string(global_batch(c)) + " samples of up to " +
                       std::to_string(c.s.seq_len) + " tokens");
-  if (c.plan.tp > 1 || c.plan.pp > 1) {
-    out.warnings.push_back({"launch_parallelism_unsupported", "plan", "ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO train data-parallel "
-                            "only: tp " + std::to_string(c.plan.tp) + " and pp " + std::to_string(c.plan.pp) + " cannot be expressed, and "
-                            "DeepSpeed checks train_batch_size against all " + std::to_string(c.plan.gpus) + " GPUs; use Megatron-SWIFT "
-                            "(megatron sft) for tensor/pipeline-parallel training"});
-  }
   if (!t.master_weights) out.notes.push_back("pure 16-bit training (training.master_weights false) cannot be expressed: the HF Trainer and DeepSpeed keep an fp32 master copy, more memory than estimated");
   if (t.grad_checkpointing == Checkpointing::Selective) out.notes.push_back("selective checkpointing cannot be expressed in ms-swift or LLaMA-Factory: the commands checkpoint every layer");
   if (t.lora_targets != LoraTargets::AllLinear && lora(c)) out.notes.push_back("LoRA module names are those of Llama/Qwen checkpoints (q_proj, v_proj, ...); other families name them differently");

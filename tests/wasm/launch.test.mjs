@@ -1,5 +1,6 @@
 // `gpusizer launch` end to end: the CLI's generated ds_config.json parses with JSON.parse and the
-// LLaMA-Factory YAML with the `yaml` package, and both hold exactly the plan's numbers.
+// LLaMA-Factory and TensorRT-LLM YAML files with the `yaml` package, and they hold exactly the
+// plan's numbers; each serving engine gets its own command; a plan its engine cannot run gets none.
 // GPUSIZER_BIN points at another binary (default build/native/gpusizer).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -82,4 +83,29 @@ test('bad plan input exits 2 naming the field', () => {
   assert.throws(
     () => execFileSync(bin, ['launch', '-'], { input: '{"model":"qwen2.5-7b","plan":{"gpu":"a10","cores":2}}', stdio: 'pipe' }),
     (e) => e.status === 2 && /plan\.cores/.test(e.stderr.toString()));
+});
+
+test('engines: vLLM Marlin at the default 0.90, the TensorRT-LLM fp8 YAML parses, LMDeploy int8 KV, llama.cpp slots', () => {
+  const vllm = launch({ model: 'qwen2.5-7b', weights: 'awq-int4', gpu: 'l4', seq_len: 4096, batch: 4 });
+  assert.match(shell(vllm, 'vllm'), /^vllm serve Qwen\/Qwen2\.5-7B-Instruct-AWQ /);
+  assert.match(shell(vllm, 'vllm'), /--gpu-memory-utilization 0\.90 /);
+  assert.match(shell(vllm, 'vllm'), /--quantization awq_marlin /);
+  assert.ok(vllm.notes.some((n) => /concurrent sequences of 4096 tokens/.test(n)));
+
+  const trt = launch({ model: 'llama-3.1-8b', engine: 'tensorrt-llm', kv_cache: 'fp8', gpu: 'h100-80gb' });
+  assert.deepEqual(parseYaml(file(trt, 'extra_llm_api_options.yaml')), { kv_cache_config: { dtype: 'fp8' } });
+  assert.match(shell(trt, 'tensorrt-llm'), /--extra_llm_api_options extra_llm_api_options\.yaml/);
+
+  const lmd = launch({ model: 'qwen2.5-7b', engine: 'lmdeploy', kv_cache: 'int8', gpu: 'a10', batch: 8 });
+  assert.match(shell(lmd, 'lmdeploy'), /--backend turbomind \\\n {2}--tp 1 \\\n/);
+  assert.match(shell(lmd, 'lmdeploy'), /--quant-policy 8/);
+
+  const cpp = launch({ model: 'qwen2.5-7b', engine: 'llama.cpp', weights: 'q4_k_m', gpu: 'rtx4090', batch: 3, seq_len: 4096 });
+  assert.match(shell(cpp, 'llama.cpp'), /-c 12288 \\\n {2}-np 3 \\\n/);
+});
+
+test('a plan its engine cannot run gets no command and says why', () => {
+  const out = launch({ model: 'qwen2.5-7b', engine: 'transformers', gpu: 'a10', gpus: 2, tp: 2 });
+  assert.deepEqual(out.commands, []);
+  assert.ok(out.warning_details.some((w) => w.code === 'launch_plan_invalid' && /tensor parallelism/.test(w.message)));
 });
