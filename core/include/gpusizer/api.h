@@ -14,7 +14,8 @@ struct ApiResult {
   std::string error_message;
 };
 
-// Commands: "estimate", "rank" (planner.h), "table" (table.h), and the catalog listings "models", "gpus", "instances" (input ignored).
+// Commands: "estimate", "rank" (planner.h), "table" (table.h), the catalog listings "models",
+// "gpus", "instances" (input ignored), and "resolve" (a typed model name: model_names.h).
 // The input of a scenario command is one scenario object or an array of them (then the answer
 // is an array in the same order). Never throws.
 ApiResult run_command(const std::string& command, const std::string& input_text);
