@@ -216,3 +216,16 @@ TEST_CASE("the resolve command answers the page: found, format, suggestions, con
     CHECK((r.error_field == "model" || r.error_field == "input"));
   }
 }
+
+TEST_CASE("formats a card cannot run are named in the estimate", "[precision]") {
+  const gpusizer::ApiResult v100 =
+      gpusizer::run_command("estimate", R"({"model": "gpt-oss-20b", "gpu": "v100-32gb"})");
+  REQUIRE(v100.ok);
+  bool named = false;
+  for (const json& w : v100.value["warning_details"]) named = named || w["code"] == "format_unsupported";
+  CHECK(named);  // mxfp4 needs compute capability 8.0
+  const gpusizer::ApiResult a100 =
+      gpusizer::run_command("estimate", R"({"model": "gpt-oss-20b", "gpu": "a100-80gb"})");
+  REQUIRE(a100.ok);
+  for (const json& w : a100.value["warning_details"]) CHECK(w["code"] != "format_unsupported");
+}
