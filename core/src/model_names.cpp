@@ -15,6 +15,10 @@
 namespace gpusizer {
 namespace {
 
+// Longer text is no model name (the longest Hub id with a URL is under 200 characters); it is
+// refused before the edit distances, which grow with the product of the lengths.
+constexpr size_t kMaxNameLength = 256;
+
 bool is_sep(char c) { return c == ' ' || c == '-' || c == '_' || c == '/' || c == ':' || c == ',' || c == '\t'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return c >= 'a' && c <= 'z'; }
@@ -269,6 +273,7 @@ ModelNameMatch match_model_name(const std::string& text) {
 
 ModelNameMatch match_found(const std::string& text) {
   ModelNameMatch m;
+  if (text.size() > kMaxNameLength) return m;
   const Parsed p = parse(text);
   m.has_weights = p.has_weights;
   m.weights = p.weights;
@@ -340,6 +345,10 @@ ModelNameMatch match_found(const std::string& text) {
 ModelNameMatch resolve_model_name(const std::string& text, const std::string& field) {
   ModelNameMatch m = match_model_name(text);
   if (m.preset) return m;
+  if (text.size() > kMaxNameLength) {
+    throw InputError(field, "is " + std::to_string(text.size()) + " characters long: no model name has more than " +
+                                std::to_string(kMaxNameLength));
+  }
   std::string message = "unknown preset id \"" + text + "\" (see `gpusizer models`)";
   if (m.ambiguous) {
     message += "; several presets match, say which";
@@ -374,7 +383,7 @@ nlohmann::json resolve_json(const std::string& input) {
     text = j.get<std::string>();
   }
   if (trim(text).empty()) throw InputError("model", "is empty: give a model name or Hub id");
-  if (text.size() > 300) throw InputError("model", "is longer than 300 characters: not a model name");
+  if (text.size() > kMaxNameLength) resolve_model_name(text, "model");  // throws: too long
   const ModelNameMatch m = match_model_name(text);
   nlohmann::json out = {{"input", text}, {"found", m.preset != nullptr}, {"matched_by", m.matched_by},
                         {"ambiguous", m.ambiguous}, {"suggestions", m.suggestions}};

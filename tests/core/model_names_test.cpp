@@ -155,6 +155,19 @@ TEST_CASE("a miss is an error naming the field, with what the user may have mean
       CHECK(std::string(e.what()).find("not a preset, give its config.json") != std::string::npos);
     }
   }
+  SECTION("a huge string is refused at once, not compared") {
+    const std::string huge(10 * 1024 * 1024, 'a');
+    try {
+      gpusizer::resolve_model_name(huge, "model");
+      FAIL("resolved");
+    } catch (const InputError& e) {
+      CHECK(e.field == "model");
+      CHECK(std::string(e.what()).find("no model name has more than 256") != std::string::npos);
+    }
+    CHECK_FALSE(gpusizer::run_command("estimate", json{{"model", huge}}.dump()).ok);
+    const gpusizer::ApiResult r = gpusizer::run_command("resolve", json(huge).dump());
+    CHECK_FALSE(r.ok);
+  }
   SECTION("nonsense gets no suggestion") {
     const ModelNameMatch m = match_model_name("zzzzzzzzzzzzzzzzzzzzzzzzzzzz");
     CHECK(m.preset == nullptr);
