@@ -25,6 +25,8 @@ const char* const kUsage =
     "  models     model presets\n"
     "  gpus       GPU catalog\n"
     "  instances  cloud instances with prices\n"
+    "Names:\n"
+    "  resolve NAME  the preset a typed name or Hub id means (\"llama 3.1 8b\", \"Qwen/Qwen2.5-72B-Instruct-AWQ\")\n"
     "\n"
     "JSON goes to stdout; bad input exits with status 2 and 'error: <field>: <message>' on stderr.\n"
     "The scenario format is documented in docs/scenario.md.\n";
@@ -59,7 +61,9 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   }
   std::string input;
-  if (!is_catalog(command)) {
+  if (command == "resolve" && argc == 3 && std::string(argv[2]) != "-") {
+    input = argv[2];  // the name itself, not a file
+  } else if (!is_catalog(command)) {
     const std::string path = argc == 3 ? argv[2] : "-";
     if (!read_input(path, &input)) {
       std::cerr << "error: input: cannot read " << path << "\n";

@@ -9,6 +9,7 @@
 #include "gpusizer/error.h"
 #include "gpusizer/estimate.h"
 #include "gpusizer/launch.h"
+#include "gpusizer/model_names.h"
 #include "gpusizer/planner.h"
 #include "gpusizer/scenario.h"
 #include "gpusizer/table.h"
@@ -128,6 +129,8 @@ ApiResult run_command(const std::string& command, const std::string& input_text)
       r.value = catalog_json();
     } else if (command == "config_keys") {
       r.value = config_keys(parse_text(input_text));
+    } else if (command == "resolve") {
+      r.value = resolve_json(input_text);  // a typed model name to a preset (model_names.h)
     } else {
       auto it = scenario_commands().find(command);
       if (it == scenario_commands().end()) throw InputError("command", "unknown command \"" + command + "\"");

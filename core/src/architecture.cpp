@@ -49,10 +49,25 @@ std::vector<LinearModule> attention_modules(const Architecture& a) {
   }
   const int64_t q = a.heads * a.head_dim;
   const int64_t kv = a.kv_heads * a.head_dim;
-  return {{"q", "attention", h, q, 1, 1},
+  // Gated attention (Qwen3-Next): q_proj is twice as wide, the second half gates the output.
+  const int64_t q_out = a.attn_output_gate ? 2 * q : q;
+  return {{"q", "attention", h, q_out, 1, 1},
           {"k", "attention", h, kv, 1, 1},
           {"v", "attention", h, kv, 1, 1},
           {"o", "attention", q, h, 1, 1}};
+}
+
+int64_t full_attention_layers(const Architecture& a) { return a.layers - a.linear_attn_layers; }
+
+// One Gated DeltaNet layer's projections (transformers Qwen3NextGatedDeltaNet): in_proj_qkvz
+// (q, k of key_heads x key_dim; v, z of value_heads x value_dim), in_proj_ba (beta and the decay
+// gate per value head) and out_proj. Its conv1d, A_log, dt_bias and gated norm are in `other`.
+std::vector<LinearModule> linear_attention_modules(const Architecture& a) {
+  const int64_t key = a.linear_key_heads * a.linear_key_dim;
+  const int64_t value = a.linear_value_heads * a.linear_value_dim;
+  return {{"linear_qkvz", "attention", a.hidden, 2 * key + 2 * value, 1, 1},
+          {"linear_ba", "attention", a.hidden, 2 * a.linear_value_heads, 1, 1},
+          {"linear_out", "attention", value, a.hidden, 1, 1}};
 }
 
 // The names of one MLP's matrices: plain, routed-expert or shared-expert copies.
@@ -123,7 +138,16 @@ double other_params(const Architecture& a, const std::vector<LinearModule>& modu
   const double layers = static_cast<double>(a.layers);
   double total = bias_params(a, modules);
   total += layers * static_cast<double>(a.norms_per_layer) * norm_params(a);
-  if (a.qk_norm) total += layers * 2.0 * static_cast<double>(a.head_dim);  // Qwen3 q_norm, k_norm
+  if (a.qk_norm) {  // Qwen3 q_norm, k_norm (full-attention layers)
+    total += static_cast<double>(full_attention_layers(a)) * 2.0 * static_cast<double>(a.head_dim);
+  }
+  if (a.linear_attn_layers > 0) {  // Gated DeltaNet: depthwise conv1d over q, k, v; A_log, dt_bias; gated RMSNorm
+    const double conv_dim = static_cast<double>(2 * a.linear_key_heads * a.linear_key_dim +
+                                                a.linear_value_heads * a.linear_value_dim);
+    total += static_cast<double>(a.linear_attn_layers) *
+             (conv_dim * static_cast<double>(a.linear_conv_kernel) +
+              2.0 * static_cast<double>(a.linear_value_heads) + static_cast<double>(a.linear_value_dim));
+  }
   if (a.mla.kv_lora_rank > 0) {  // DeepSeek q_a_layernorm and kv_a_layernorm (RMSNorm)
     total += layers * static_cast<double>(a.mla.q_lora_rank + a.mla.kv_lora_rank);
   }
@@ -131,12 +155,41 @@ double other_params(const Architecture& a, const std::vector<LinearModule>& modu
   if (a.embedding_norm) total += norm_params(a);
   if (a.pooler) total += h * h + h;  // BertPooler: dense hidden x hidden with bias
   if (a.router_bias) total += static_cast<double>(a.experts * moe_layers(a));
+  if (a.attn_sinks) total += layers * static_cast<double>(a.heads);  // gpt-oss: one sink per head
+  if (a.expert_bias) {  // gpt-oss: gate_up_proj_bias (2 x width) and down_proj_bias (hidden) per expert
+    const double widths = a.mlp == MlpKind::Gated ? 2 : 1;
+    total += static_cast<double>(a.experts) * static_cast<double>(moe_layers(a)) *
+             (widths * static_cast<double>(a.expert_intermediate) + h);
+  }
   return total;
+}
+
+// One multi-token-prediction module (DeepSeek-V3 technical report, section 2.2; the layout of
+// layer 61 in deepseek-ai/DeepSeek-V3's safetensors index): a full decoder block (MoE when the
+// model has experts), eh_proj (2 hidden -> hidden), enorm, hnorm and shared_head.norm, and where
+// the checkpoint stores them, copies of embed_tokens and shared_head.head.
+double mtp_params(const Architecture& a) {
+  if (a.mtp_layers == 0) return 0;
+  Architecture one = a;  // a one-layer model of the same block
+  one.layers = 1;
+  one.dense_layers = 0;
+  one.linear_attn_layers = 0;  // the MTP block attends fully
+  one.mtp_layers = 0;
+  one.vision_params = 0;
+  one.final_norm = false;
+  std::vector<LinearModule> block = attention_modules(one);
+  const std::vector<LinearModule> mlp = one.experts > 0 ? moe_modules(one) : dense_mlp_modules(one);
+  block.insert(block.end(), mlp.begin(), mlp.end());
+  const double h = static_cast<double>(a.hidden);
+  double per_module = sum_weights(block) + other_params(one, block) + 2 * h * h + 3 * norm_params(a);
+  if (a.mtp_stores_embeddings) per_module += 2 * static_cast<double>(a.vocab) * h;
+  return static_cast<double>(a.mtp_layers) * per_module;
 }
 
 // The largest block's linear weights (a dense block or an MoE block, whichever is larger).
 double per_layer_linear_max(const Architecture& a) {
-  const double attention = sum_weights(attention_modules(a));
+  double attention = sum_weights(attention_modules(a));
+  if (a.linear_attn_layers > 0) attention = std::max(attention, sum_weights(linear_attention_modules(a)));
   double mlp = 0;
   if (dense_mlp_layers(a) > 0) mlp = sum_weights(dense_mlp_modules(a));
   if (moe_layers(a) > 0) mlp = std::max(mlp, sum_weights(moe_modules(a)));
@@ -217,8 +270,9 @@ Architecture fit_hidden(int64_t hidden, double params) {
 
 std::vector<LinearModule> build_linear_modules(const Architecture& arch) {
   std::vector<LinearModule> out;
-  out.reserve(16);  // at most 4 attention + 3 dense + 8 MoE kinds: one allocation per call
-  append(attention_modules(arch), arch.layers, &out);
+  out.reserve(20);  // at most 4 + 3 attention, 3 dense, 8 MoE kinds: one allocation per call
+  append(attention_modules(arch), full_attention_layers(arch), &out);
+  if (arch.linear_attn_layers > 0) append(linear_attention_modules(arch), arch.linear_attn_layers, &out);
   if (dense_mlp_layers(arch) > 0) append(dense_mlp_modules(arch), dense_mlp_layers(arch), &out);
   if (moe_layers(arch) > 0) append(moe_modules(arch), moe_layers(arch), &out);
   return out;
@@ -235,8 +289,10 @@ ParamCounts build_param_counts(const Architecture& arch) {
     p.linear_active += weights(m) * static_cast<double>(m.active_count);
   }
   p.other = other_params(arch, modules);
-  p.total = p.embedding + p.lm_head + p.linear + p.other;
-  p.active = p.total - (p.linear - p.linear_active);
+  p.vision = static_cast<double>(arch.vision_params);
+  p.total = p.embedding + p.lm_head + p.linear + p.other + p.vision;
+  p.active = p.total - p.vision - (p.linear - p.linear_active);
+  p.mtp = mtp_params(arch);
   p.per_layer_linear_max = per_layer_linear_max(arch);
   return p;
 }
@@ -247,6 +303,9 @@ auto shape_tie(const Architecture& a) {
                   a.final_norm, a.learned_positions, a.type_vocab, a.pooler, a.embedding_norm, a.encoder,
                   a.experts, a.experts_per_token, a.shared_experts, a.expert_intermediate,
                   a.shared_expert_intermediate, a.dense_layers, a.router_bias, a.shared_expert_gate,
+                  a.expert_bias, a.attn_sinks, a.mtp_layers, a.mtp_stores_embeddings, a.vision_params,
+                  a.linear_attn_layers, a.linear_key_heads, a.linear_value_heads, a.linear_key_dim,
+                  a.linear_value_dim, a.linear_conv_kernel, a.attn_output_gate,
                   a.mla.q_lora_rank, a.mla.kv_lora_rank, a.mla.qk_nope_head_dim, a.mla.qk_rope_head_dim,
                   a.mla.v_head_dim, a.sliding_window, a.sliding_window_layers, a.max_positions);
 }
@@ -297,6 +356,15 @@ void validate_architecture(const Architecture& a, const std::string& field) {
   check_range(field, "sliding_window_layers", a.sliding_window_layers, 0,
               a.sliding_window > 0 ? a.layers : 0);
   check_range(field, "max_positions", a.max_positions, 0, kMaxArchPositions);
+  check_range(field, "mtp_layers", a.mtp_layers, 0, 16);
+  check_range(field, "linear_attn_layers", a.linear_attn_layers, 0, a.layers - 1);  // at least one full layer
+  const int64_t lin_min = a.linear_attn_layers > 0 ? 1 : 0;
+  check_range(field, "linear_key_heads", a.linear_key_heads, lin_min, kMaxArchSize);
+  check_range(field, "linear_value_heads", a.linear_value_heads, lin_min, kMaxArchSize);
+  check_range(field, "linear_key_dim", a.linear_key_dim, lin_min, kMaxArchSize);
+  check_range(field, "linear_value_dim", a.linear_value_dim, lin_min, kMaxArchSize);
+  check_range(field, "linear_conv_kernel", a.linear_conv_kernel, lin_min, 64);  // released models have 1 (DeepSeek-V3, GLM-4.5)
+  check_range(field, "vision_params", a.vision_params, 0, int64_t{1} << 40);
 }
 
 // Scaling rule. The shape is Llama-3's (meta-llama/Meta-Llama-3-8B and -70B config.json):

@@ -26,6 +26,17 @@ nlohmann::json architecture_json(const Architecture& a) {
   }
   if (a.mla.kv_lora_rank > 0) j["kv_lora_rank"] = a.mla.kv_lora_rank;
   if (a.encoder) j["encoder"] = true;
+  if (a.sliding_window > 0) {  // only these layers keep a window; the rest the whole context
+    j["sliding_window"] = a.sliding_window;
+    j["sliding_window_layers"] = a.sliding_window_layers;
+  }
+  if (p.vision > 0) j["vision_params"] = p.vision;
+  if (a.linear_attn_layers > 0) {  // Gated DeltaNet layers: a fixed state, no KV cache
+    j["linear_attn_layers"] = a.linear_attn_layers;
+    j["linear_state_bytes_per_sequence"] = linear_state_bytes_per_sequence(a);
+  }
+  if (p.mtp > 0) j["mtp_params"] = p.mtp;  // in the checkpoint, not in params: unused in serving
+  if (!a.aliases.empty()) j["aliases"] = a.aliases;
   return j;
 }
 

@@ -18,6 +18,8 @@ std::string unsupported_reason(const Scenario& s, const Gpu& gpu) {
   if (s.weights == WeightFormat::Fp8 && (gpu.arch == "volta" || gpu.arch == "turing")) {
     return "fp8 weights need compute capability 8.0 or newer; " + gpu.name + " is older";
   }
+  const std::string format = format_unsupported_reason(s.weights, gpu.arch);  // mxfp4, nvfp4 (precision.h)
+  if (!format.empty()) return format + "; " + gpu.name + " cannot";
   return "";
 }
 

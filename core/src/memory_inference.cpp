@@ -102,7 +102,11 @@ double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
       ? static_cast<double>(a.sliding_window_layers) / static_cast<double>(a.layers) : 0;
   const double tokens = (1 - window_share) * cached(s.seq_len) +
                         window_share * cached(std::min(s.seq_len, a.sliding_window));
-  return per_token * tokens * static_cast<double>(s.batch);
+  // Gated DeltaNet layers: a fixed state per sequence, heads split over TP like the KV heads.
+  const double state = linear_state_bytes_per_sequence(a) * layer_share *
+                       std::ceil(static_cast<double>(a.linear_value_heads) / static_cast<double>(s.tp)) /
+                       std::max<double>(1, static_cast<double>(a.linear_value_heads));
+  return per_token * tokens * static_cast<double>(s.batch) + state * static_cast<double>(s.batch);
 }
 
 }  // namespace
@@ -118,8 +122,10 @@ double weights_per_gpu(const Scenario& s, WeightFormat format) {
   // Embedding and LM head are vocabulary-parallel across TP (Megatron VocabParallelEmbedding).
   // With pipeline stages the first holds the embedding, the last the head (a tied head is a
   // second copy of the embedding there).
+  // A VLM's vision tower sits with the embedding on the first stage.
   const double head = s.model.tied_embeddings ? w.embedding : w.lm_head;
-  const double ends = s.pp == 1 ? w.embedding + w.lm_head : std::max(w.embedding, head);
+  const double ends =
+      s.pp == 1 ? w.embedding + w.lm_head + w.vision : std::max(w.embedding + w.vision, head);
   return (stage_layers * w.per_layer + ends) / tp;
 }
 

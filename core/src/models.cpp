@@ -35,6 +35,14 @@ const IntKey kIntKeys[] = {
     {"sliding_window", &Architecture::sliding_window, kMaxArchPositions},
     {"sliding_window_layers", &Architecture::sliding_window_layers, kMaxArchSize},
     {"max_positions", &Architecture::max_positions, kMaxArchPositions},
+    {"mtp_layers", &Architecture::mtp_layers, 16},
+    {"linear_attn_layers", &Architecture::linear_attn_layers, kMaxArchSize},
+    {"linear_key_heads", &Architecture::linear_key_heads, kMaxArchSize},
+    {"linear_value_heads", &Architecture::linear_value_heads, kMaxArchSize},
+    {"linear_key_dim", &Architecture::linear_key_dim, kMaxArchSize},
+    {"linear_value_dim", &Architecture::linear_value_dim, kMaxArchSize},
+    {"linear_conv_kernel", &Architecture::linear_conv_kernel, 64},
+    {"vision_params", &Architecture::vision_params, int64_t{1} << 40},
 };
 
 struct BoolKey {
@@ -51,6 +59,10 @@ const BoolKey kBoolKeys[] = {
     {"encoder", &Architecture::encoder},
     {"router_bias", &Architecture::router_bias},
     {"shared_expert_gate", &Architecture::shared_expert_gate},
+    {"expert_bias", &Architecture::expert_bias},
+    {"attn_sinks", &Architecture::attn_sinks},
+    {"mtp_stores_embeddings", &Architecture::mtp_stores_embeddings},
+    {"attn_output_gate", &Architecture::attn_output_gate},
 };
 
 struct StringKey {
@@ -60,6 +72,7 @@ struct StringKey {
 const StringKey kStringKeys[] = {
     {"id", &Architecture::id},         {"name", &Architecture::name},     {"hf_repo", &Architecture::hf_repo},
     {"family", &Architecture::family}, {"source", &Architecture::source},
+    {"checkpoint_weights", &Architecture::checkpoint_weights},
 };
 
 struct MlaKey {
@@ -95,6 +108,16 @@ Architecture read_preset(const nlohmann::json& j, const std::string& field) {
     if (auto v = r.boolean(k.key)) a.*k.member = *v;
   }
   read_enums(r, &a);
+  if (r.has("aliases")) {
+    const nlohmann::json& list = r.raw("aliases");
+    if (!list.is_array()) throw InputError(r.field("aliases"), "must be a list of names");
+    for (const nlohmann::json& name : list) {
+      if (!name.is_string() || name.get<std::string>().empty()) {
+        throw InputError(r.field("aliases"), "must hold non-empty strings (got " + name.dump() + ")");
+      }
+      a.aliases.push_back(name.get<std::string>());
+    }
+  }
   if (r.has("mla")) {
     JsonReader m(r.raw("mla"), field + ".mla");
     for (const MlaKey& k : kMlaKeys) {

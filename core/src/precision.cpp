@@ -1,6 +1,7 @@
 #include "gpusizer/precision.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace gpusizer {
@@ -21,6 +22,7 @@ constexpr FormatName kWeightNames[] = {
     {WeightFormat::Q5_0, "q5_0"},       {WeightFormat::Q4_K_M, "q4_k_m"},
     {WeightFormat::Q4_K_S, "q4_k_s"},   {WeightFormat::Q4_0, "q4_0"},
     {WeightFormat::Q3_K_M, "q3_k_m"},   {WeightFormat::Q2_K, "q2_k"},
+    {WeightFormat::Mxfp4, "mxfp4"},     {WeightFormat::Nvfp4, "nvfp4"},
 };
 struct KvName {
   KvFormat format;
@@ -52,6 +54,17 @@ constexpr double kGroup = 128;
 constexpr double kGptqInt4Bits = 4.0 + (16.0 + 4.0) / kGroup;
 constexpr double kGptqInt8Bits = 8.0 + (16.0 + 8.0) / kGroup;
 constexpr double kGptqGidxBitsPerInput = 32;  // g_idx: one int32 per input row (AutoGPTQ)
+
+// MXFP4 (OCP Microscaling Formats spec v1.0, section 5.3): FP4 E2M1 values in blocks of 32
+// sharing one E8M0 scale, 4 + 8/32 bits. gpt-oss stores only its experts so (config.json
+// quantization_config.modules_to_not_convert: self_attn, router, embeddings, lm_head).
+constexpr double kMxfp4Bits = 4.0 + 8.0 / 32;
+// NVFP4 (NVIDIA Blackwell; TensorRT Model Optimizer checkpoints): E2M1 values in blocks of 16
+// sharing an FP8 E4M3 scale, 4 + 8/16 bits, plus fp32 weight_scale_2 and input_scale per tensor.
+constexpr double kNvfp4Bits = 4.0 + 8.0 / 16;
+// FP8 checkpoints of DeepSeek-V3/R1, Qwen3 and GLM-4.5 (quantization_config fmt e4m3,
+// weight_block_size [128, 128]): one fp32 scale (weight_scale_inv) per 128 x 128 block.
+constexpr double kFp8Block = 128;
 
 bool is_kv_module(const LinearModule& m) { return m.name == "v" || m.name == "kv_b"; }
 bool is_down_module(const LinearModule& m) { return m.name == "down" || m.name == "expert_down"; }
@@ -88,16 +101,30 @@ double gguf_module_bits(WeightFormat f, const LinearModule& m, double more_share
   }
 }
 
-// Bytes of one copy of a linear module, scales and indices included.
-double module_bytes(WeightFormat f, const LinearModule& m, double more_share) {
+// Bytes of one copy of a linear module, scales and indices included. `moe`: the model has
+// routed experts.
+double module_bytes(WeightFormat f, const LinearModule& m, double more_share, bool moe) {
   const double n = static_cast<double>(m.in) * static_cast<double>(m.out);
   const double in = static_cast<double>(m.in);
   const double out = static_cast<double>(m.out);
+  // The router stays 16-bit in every fp8/fp4 checkpoint modelled (DeepSeek-V3 and Qwen3 FP8
+  // keep mlp.gate in bf16; gpt-oss and ModelOpt NVFP4 exclude the router).
+  const bool router = m.group == "router";
   switch (f) {
     case WeightFormat::Fp32: return n * 4;
     case WeightFormat::Bf16:
     case WeightFormat::Fp16: return n * 2;
-    case WeightFormat::Fp8: return n + 8;  // + fp32 weight and input scales per tensor (vLLM fp8)
+    case WeightFormat::Fp8:
+      if (router) return n * 2;
+      // + one fp32 scale per 128 x 128 block (the block layout of the released FP8 checkpoints;
+      // per-tensor fp8 on load stores 8 bytes a tensor: the two differ by 0.02 %).
+      return n + std::ceil(in / kFp8Block) * std::ceil(out / kFp8Block) * 4;
+    case WeightFormat::Mxfp4:
+      if (router || (moe && m.group != "experts")) return n * 2;  // gpt-oss: only the experts
+      return n * kMxfp4Bits / 8;
+    case WeightFormat::Nvfp4:
+      if (router) return n * 2;
+      return n * kNvfp4Bits / 8 + 8;
     case WeightFormat::Int8: return n + out * 4;  // LLM.int8: fp32 absmax per output row (bnb SCB)
     case WeightFormat::Int4:
     case WeightFormat::AwqInt4: return n * kGptqInt4Bits / 8;
@@ -205,18 +232,47 @@ WeightBytes weight_bytes(const Architecture& arch, WeightFormat f) {
   const double more_share = more_bits_share(arch.layers);
   WeightBytes w;
   for (const LinearModule& m : linear_modules(arch)) {
-    w.linear += static_cast<double>(m.count) * module_bytes(f, m, more_share);
+    w.linear += static_cast<double>(m.count) * module_bytes(f, m, more_share, arch.experts > 0);
   }
   w.embedding = p.embedding * embedding_bytes_per_weight(f, false);
   w.lm_head = p.lm_head * embedding_bytes_per_weight(f, true);
   // Norms and biases: fp32 in fp32 models and in GGUF files (llama.cpp keeps 1-D tensors F32).
   w.other = p.other * ((f == WeightFormat::Fp32 || is_gguf(f)) ? 4 : 2);
+  // The vision tower stays 16-bit (32 in fp32 models) in every quantized checkpoint modelled
+  // (AutoAWQ and llm-compressor recipes skip the visual modules; llama.cpp keeps it in an f16
+  // mmproj file). It loads with the embeddings, on the first pipeline stage.
+  w.vision = p.vision * (f == WeightFormat::Fp32 ? 4 : 2);
   w.per_layer = arch.layers > 0 ? (w.linear + w.other) / static_cast<double>(arch.layers) : 0;
   last_arch = arch;
   last_format = f;
   last = w;
   valid = true;
   return w;
+}
+
+bool computes_natively(WeightFormat f, const std::string& arch) {
+  const bool blackwell = arch == "blackwell";
+  switch (f) {
+    case WeightFormat::Fp32:
+    case WeightFormat::Fp16: return true;
+    case WeightFormat::Bf16: return arch != "volta" && arch != "turing";
+    case WeightFormat::Fp8:
+      return arch == "ada" || arch == "hopper" || blackwell || arch == "cdna3" || arch == "cdna4";
+    case WeightFormat::Mxfp4: return blackwell || arch == "cdna4";  // AMD CDNA4 (MI355X) has MXFP4 matrix cores
+    case WeightFormat::Nvfp4: return blackwell;
+    default: return false;  // integer and GGUF formats are dequantised or use int8 paths
+  }
+}
+
+std::string format_unsupported_reason(WeightFormat f, const std::string& arch) {
+  const bool fp_low = f == WeightFormat::Mxfp4 || f == WeightFormat::Nvfp4;
+  if (fp_low && (arch == "volta" || arch == "turing")) {
+    return std::string(to_string(f)) + " weights need compute capability 8.0 or newer (vLLM's Marlin kernels; native from Blackwell)";
+  }
+  if (f == WeightFormat::Nvfp4 && arch.rfind("cdna", 0) == 0) {
+    return "nvfp4 is NVIDIA's format: no AMD kernel runs it (use mxfp4 or fp8)";
+  }
+  return "";
 }
 
 double kv_bytes_per_element(KvFormat f, int64_t head_dim) {
@@ -242,8 +298,18 @@ double kv_bytes_per_token(const Architecture& arch, KvFormat f) {
     const int64_t width = arch.mla.kv_lora_rank + arch.mla.qk_rope_head_dim;
     return layers * static_cast<double>(width) * kv_bytes_per_element(f, width);
   }
-  return 2 * layers * static_cast<double>(arch.kv_heads * arch.head_dim) *
-         kv_bytes_per_element(f, arch.head_dim);
+  // Linear-attention layers (Qwen3-Next Gated DeltaNet) keep a fixed state, no cache.
+  const double full = layers - static_cast<double>(arch.linear_attn_layers);
+  return 2 * full * static_cast<double>(arch.kv_heads * arch.head_dim) * kv_bytes_per_element(f, arch.head_dim);
+}
+
+double linear_state_bytes_per_sequence(const Architecture& arch) {
+  if (arch.linear_attn_layers == 0) return 0;
+  const double recurrent = static_cast<double>(arch.linear_value_heads * arch.linear_key_dim * arch.linear_value_dim);
+  const double conv_dim = static_cast<double>(2 * arch.linear_key_heads * arch.linear_key_dim +
+                                              arch.linear_value_heads * arch.linear_value_dim);
+  const double conv = conv_dim * static_cast<double>(arch.linear_conv_kernel - 1);
+  return static_cast<double>(arch.linear_attn_layers) * (recurrent + conv) * 2;  // 16-bit state
 }
 
 }  // namespace gpusizer

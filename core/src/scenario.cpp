@@ -4,6 +4,7 @@
 
 #include "gpusizer/catalog.h"
 #include "gpusizer/error.h"
+#include "gpusizer/model_names.h"
 #include "json_reader.h"
 
 namespace gpusizer {
@@ -73,17 +74,29 @@ bool is_training_engine(Engine e) {
          e == Engine::Transformers;
 }
 
-Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnings) {
+// A typed name (model_names.h) may also carry the checkpoint's weight format ("...-AWQ"):
+// `match` keeps what the name said.
+Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnings, ModelNameMatch* name) {
   if (m.is_string()) {
-    const Architecture* preset = find_preset(m.get<std::string>());
-    if (!preset) throw InputError("model", "unknown preset id \"" + m.get<std::string>() + "\" (see `gpusizer models`)");
-    return *preset;
+    const ModelNameMatch match = resolve_model_name(m.get<std::string>(), "model");  // aliases, Hub ids, "did you mean"
+    if (match.matched_by != "id") {
+      warnings->push_back({"model_name_resolved", "model",
+                           "\"" + m.get<std::string>() + "\" was read as preset \"" + match.preset->id + "\"" +
+                               (match.has_weights ? std::string(" with ") + to_string(match.weights) + " weights" : "")});
+    }
+    *name = match;
+    return *match.preset;
   }
   if (!m.is_object()) throw InputError("model", "must be a preset id or an object, not " + std::string(m.type_name()));
   if (m.contains("hf_config")) {
     if (m.size() != 1) throw InputError("model", "an object with \"hf_config\" takes no other key");
     Architecture arch = from_hf_config(m.at("hf_config"));
     validate_architecture(arch, "model.hf_config");
+    // A quantized checkpoint's config.json names its format (quantization_config).
+    if (!arch.checkpoint_weights.empty() && parse_weight_format(arch.checkpoint_weights, &name->weights)) {
+      name->has_weights = true;
+      name->weights_token = "checkpoint";
+    }
     return arch;
   }
   if (m.contains("params")) {
@@ -319,7 +332,8 @@ Scenario parse_scenario(const nlohmann::json& input) {
   if (r.has("schema") && r.raw("schema") != 1) throw InputError("schema", "must be 1");
   if (!r.has("model")) throw InputError("model", "is required: a preset id, {\"hf_config\": ...}, {\"params\": ...} or explicit fields");
   s.model_input = r.raw("model");
-  s.model = resolve_model(s.model_input, &s.warnings);
+  ModelNameMatch name_match;
+  s.model = resolve_model(s.model_input, &s.warnings, &name_match);
 
   if (auto v = r.choice("task", ids_of(kTasks))) s.task = value_of(kTasks, *v);
   const bool training = is_training(s.task);
@@ -332,7 +346,13 @@ Scenario parse_scenario(const nlohmann::json& input) {
     throw InputError("engine", std::string("\"") + to_string(s.engine) + "\" is a training engine; for inference use \"vllm\", \"sglang\", \"lmdeploy\", \"tensorrt-llm\", \"transformers\" or \"llama.cpp\"");
   }
   s.weights = s.task == Task::Qlora ? WeightFormat::Nf4 : WeightFormat::Bf16;
-  if (auto v = r.choice("weights", weight_format_ids())) parse_weight_format(*v, &s.weights);
+  if (auto v = r.choice("weights", weight_format_ids())) {
+    parse_weight_format(*v, &s.weights);
+  } else if (name_match.has_weights && (!training || name_match.weights_token != "checkpoint")) {
+    // "Qwen/Qwen2.5-72B-Instruct-AWQ": that checkpoint's format; a preset released in a
+    // low-bit format (gpt-oss: mxfp4) serves in it, and trains from 16-bit weights.
+    s.weights = name_match.weights;
+  }
   if (auto v = r.choice("kv_cache", kv_format_ids())) parse_kv_format(*v, &s.kv_cache);
   if (auto v = r.integer("batch", 1, kMaxBatch)) s.batch = *v;
   parse_lengths(r, &s);

@@ -116,6 +116,9 @@ ModelCosts model_costs(const Scenario& s) {
                                 ? static_cast<double>(a.mla.kv_lora_rank + a.mla.qk_rope_head_dim)
                                 : static_cast<double>(a.head_dim);
   c.attn_width = static_cast<double>(a.heads) * head_width;
+  // Linear-attention layers (Qwen3-Next) do no softmax attention over the context: scale the
+  // width by the share of full-attention layers (their own cost is in the linear FLOPs).
+  c.attn_width *= static_cast<double>(a.layers - a.linear_attn_layers) / static_cast<double>(a.layers);
   c.kv_bytes_per_token = kv_bytes_per_token(a, s.kv_cache);
   c.params = p.total;
   const bool adapters = s.task == Task::Lora || s.task == Task::Qlora;

@@ -104,7 +104,87 @@ const gpusizer::LinearModule& module(const std::vector<gpusizer::LinearModule>& 
   return all.front();
 }
 
+// The presets added for 2025-26 models, against the totals their makers publish. `active`
+// follows each maker's definition, which differs: "all" counts every weight a token touches
+// (input embedding included, as count_params does), "no_embedding" leaves out the input
+// embedding (OpenAI's gpt-oss table, DeepSeek, Moonshot), "no_embedding_head" leaves out the
+// embedding and the LM head (Zhipu's GLM-4.5). `exact_total`: the Hub's safetensors total
+// (the "Model size" of the repository page) where the count reproduces it to the parameter.
+enum class ActiveDef { All, NoEmbedding, NoEmbeddingHead };
+struct Published {
+  const char* id;
+  double total;          // as published (model card, technical report or Hub page)
+  double active;         // as published, 0 for dense models
+  double active_step;    // the unit of the published active figure's last digit ("37B": 1e9)
+  ActiveDef active_def;
+  double exact_total;    // 0 where the source gives only a rounded figure
+  const char* source;
+};
+const Published kPublished[] = {
+    {"llama-3.3-70b", 70.6e9, 0, 0, ActiveDef::All, 70553706496, "meta-llama/Llama-3.3-70B-Instruct Hub page: 70.6B"},
+    {"deepseek-r1", 671e9, 37e9, 1e9, ActiveDef::NoEmbedding, 0, "deepseek-ai/DeepSeek-R1 model card: 671B total, 37B activated"},
+    {"deepseek-v3.1", 671e9, 37e9, 1e9, ActiveDef::NoEmbedding, 0, "deepseek-ai/DeepSeek-V3.1 model card: 671B total, 37B activated"},
+    {"deepseek-r1-distill-qwen-7b", 7.62e9, 0, 0, ActiveDef::All, 7615616512, "Hub page: 7.62B"},
+    {"deepseek-r1-distill-qwen-14b", 14.8e9, 0, 0, ActiveDef::All, 14770033664, "Hub page: 14.8B"},
+    {"deepseek-r1-distill-qwen-32b", 32.8e9, 0, 0, ActiveDef::All, 32763876352, "Hub page: 32.8B"},
+    {"deepseek-r1-distill-llama-8b", 8.03e9, 0, 0, ActiveDef::All, 8030261248, "Hub page: 8.03B"},
+    {"deepseek-r1-distill-llama-70b", 70.6e9, 0, 0, ActiveDef::All, 70553706496, "Hub page: 70.6B"},
+    {"kimi-k2", 1.03e12, 32e9, 1e9, ActiveDef::NoEmbedding, 1026408232448, "moonshotai/Kimi-K2-Instruct: 1T total, 32B activated (card); 1.03T (Hub)"},
+    {"qwen3-coder-480b-a35b", 480e9, 35e9, 1e9, ActiveDef::All, 480154875392, "Qwen/Qwen3-Coder-480B-A35B-Instruct card: 480B total, 35B activated"},
+    {"glm-4.5", 355e9, 32e9, 1e9, ActiveDef::NoEmbeddingHead, 0, "zai-org/GLM-4.5 card: 355B total, 32B active"},
+    {"glm-4.5-air", 106e9, 12e9, 1e9, ActiveDef::NoEmbeddingHead, 0, "zai-org/GLM-4.5-Air card: 106B total, 12B active"},
+    {"gpt-oss-20b", 20.91e9, 3.61e9, 1e7, ActiveDef::NoEmbedding, 0, "gpt-oss model card, table 1: 20.91B total, 3.61B active"},
+    {"gpt-oss-120b", 116.83e9, 5.13e9, 1e7, ActiveDef::NoEmbedding, 0, "gpt-oss model card, table 1: 116.83B total, 5.13B active"},
+    {"gemma-3-1b", 1.0e9, 0, 0, ActiveDef::All, 999885952, "Gemma 3 technical report table 1: 302M embedding + 698M non-embedding"},
+    {"gemma-3-4b", 4.3e9, 0, 0, ActiveDef::All, 4300079472, "report table 1: 417M vision + 675M embedding + 3,209M non-embedding"},
+    {"gemma-3-12b", 12.2e9, 0, 0, ActiveDef::All, 12187325040, "report table 1: 417M + 1,012M + 10,759M"},
+    {"gemma-3-27b", 27.4e9, 0, 0, ActiveDef::All, 27432406640, "report table 1: 417M + 1,416M + 25,600M"},
+    {"llama-4-scout", 109e9, 17e9, 1e9, ActiveDef::All, 108641793536, "meta-llama/Llama-4-Scout-17B-16E card: 109B total, 17B active"},
+    {"llama-4-maverick", 400e9, 17e9, 1e9, ActiveDef::All, 0, "meta-llama/Llama-4-Maverick-17B-128E card: 400B total, 17B active"},
+    {"qwen2.5-vl-7b", 8.29e9, 0, 0, ActiveDef::All, 8292166656, "Qwen/Qwen2.5-VL-7B-Instruct Hub page: 8.29B"},
+    {"qwen2.5-vl-72b", 73.4e9, 0, 0, ActiveDef::All, 0, "Qwen/Qwen2.5-VL-72B-Instruct Hub page: 73.4B"},
+    {"mistral-small-3-24b", 23.6e9, 0, 0, ActiveDef::All, 23572403200, "mistralai/Mistral-Small-24B-Instruct-2501 Hub page: 23.6B"},
+    {"phi-4", 14.7e9, 0, 0, ActiveDef::All, 14659507200, "microsoft/phi-4 Hub page: 14.7B"},
+    {"qwen3-next-80b-a3b", 80e9, 3e9, 1e9, ActiveDef::NoEmbeddingHead, 0, "Qwen/Qwen3-Next-80B-A3B-Instruct card: 80B total, 3B activated"},
+};
+
+// Published active counts are rounded: within 1 %, or within half a unit of their last digit
+// ("37B" covers 36.5B to 37.5B), whichever is wider.
+double tolerance(double published, double step) { return std::max(0.01 * published, 0.5 * step); }
+
 }  // namespace
+
+TEST_CASE("new presets: totals and active counts within 1 % of the published figures") {
+  for (const Published& e : kPublished) {
+    const Architecture& a = preset(e.id);
+    const gpusizer::ParamCounts p = gpusizer::count_params(a);
+    INFO(e.id << ": total " << p.total << ", active " << p.active << " (" << e.source << ")");
+    CHECK(std::fabs(p.total - e.total) <= 0.01 * e.total);
+    if (e.exact_total > 0) CHECK(p.total == e.exact_total);
+    if (e.active > 0) {
+      double active = p.active;
+      if (e.active_def != ActiveDef::All) active -= p.embedding;
+      if (e.active_def == ActiveDef::NoEmbeddingHead) active -= p.lm_head;
+      INFO("active by the maker's definition: " << active);
+      CHECK(std::fabs(active - e.active) <= tolerance(e.active, e.active_step));
+    } else {
+      CHECK(p.active == p.total - p.vision);
+    }
+  }
+}
+
+TEST_CASE("MTP modules are counted apart; vision towers in the total, not in active") {
+  // DeepSeek-V3 README: 685B on the Hub = 671B main model + 14B MTP module.
+  const gpusizer::ParamCounts r1 = gpusizer::count_params(preset("deepseek-r1"));
+  CHECK(r1.total + r1.mtp == Approx(685e9).epsilon(0.005));
+  CHECK(r1.mtp == Approx(14e9).epsilon(0.05));
+  CHECK(gpusizer::count_params(preset("kimi-k2")).mtp == 0);  // num_nextn_predict_layers 0
+  CHECK(gpusizer::count_params(preset("glm-4.5")).mtp > 3.9e9);  // one MoE block of 160 experts
+  const gpusizer::ParamCounts vl = gpusizer::count_params(preset("qwen2.5-vl-7b"));
+  CHECK(vl.vision == 676550144);
+  CHECK(vl.total - vl.vision == gpusizer::count_params(preset("qwen2.5-7b")).total);
+  CHECK(vl.active == vl.total - vl.vision);
+}
 
 TEST_CASE("every preset's parameter count matches facts_models.json within 0.5 %") {
   for (const Expected& e : kFacts) {
@@ -117,9 +197,9 @@ TEST_CASE("every preset's parameter count matches facts_models.json within 0.5 %
   }
 }
 
-TEST_CASE("the catalog holds every facts model once, and each passes validation") {
+TEST_CASE("the catalog holds every facts and published model once, and each passes validation") {
   const auto& all = gpusizer::model_presets();
-  CHECK(all.size() == sizeof kFacts / sizeof kFacts[0]);
+  CHECK(all.size() == sizeof kFacts / sizeof kFacts[0] + sizeof kPublished / sizeof kPublished[0]);
   std::set<std::string> ids;
   for (const Architecture& a : all) {
     CHECK(ids.insert(a.id).second);

@@ -228,6 +228,194 @@ const char* const kUnknownType = R"({
   "num_hidden_layers": 60, "num_key_value_heads": 8, "tie_word_embeddings": false,
   "vocab_size": 64000})";
 
+// Families added for 2025-26 models. Each is the repository's config.json; keys that no part
+// of the import reads (token ids, rope details, dropout) are left out where noted.
+// openai/gpt-oss-20b: alternating sliding (128) / full attention, MoE with biases and sinks,
+// experts stored in MXFP4.
+const char* const kGptOss20B = R"({
+  "architectures": ["GptOssForCausalLM"], "attention_bias": true, "attention_dropout": 0.0,
+  "eos_token_id": 200002, "experts_per_token": 4, "head_dim": 64, "hidden_act": "silu",
+  "hidden_size": 2880, "initial_context_length": 4096, "initializer_range": 0.02,
+  "intermediate_size": 2880, "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention"],
+  "max_position_embeddings": 131072, "model_type": "gpt_oss", "num_attention_heads": 64,
+  "num_experts_per_tok": 4, "num_hidden_layers": 24, "num_key_value_heads": 8,
+  "num_local_experts": 32, "output_router_logits": false, "pad_token_id": 199999,
+  "quantization_config": {"modules_to_not_convert": ["model.layers.*.self_attn",
+    "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"], "quant_method": "mxfp4"},
+  "rms_norm_eps": 1e-05, "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0,
+    "original_max_position_embeddings": 4096, "rope_type": "yarn", "truncate": false},
+  "rope_theta": 150000, "router_aux_loss_coef": 0.9, "sliding_window": 128, "swiglu_limit": 7.0,
+  "tie_word_embeddings": false, "transformers_version": "4.55.0.dev0", "use_cache": true,
+  "vocab_size": 201088})";
+
+// moonshotai/Kimi-K2-Instruct: the DeepSeek-V3 keys under model_type kimi_k2, 384 experts,
+// one dense layer, no MTP module; FP8 with 128 x 128 blocks (auto_map and rope_scaling left out).
+const char* const kKimiK2 = R"({
+  "architectures": ["DeepseekV3ForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+  "aux_loss_alpha": 0.001, "bos_token_id": 163584, "eos_token_id": 163585,
+  "first_k_dense_replace": 1, "hidden_act": "silu", "hidden_size": 7168,
+  "initializer_range": 0.02, "intermediate_size": 18432, "kv_lora_rank": 512,
+  "max_position_embeddings": 131072, "model_type": "kimi_k2", "moe_intermediate_size": 2048,
+  "moe_layer_freq": 1, "n_group": 1, "n_routed_experts": 384, "n_shared_experts": 1,
+  "norm_topk_prob": true, "num_attention_heads": 64, "num_experts_per_tok": 8,
+  "num_hidden_layers": 61, "num_key_value_heads": 64, "num_nextn_predict_layers": 0,
+  "pretraining_tp": 1, "q_lora_rank": 1536, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+  "quantization_config": {"activation_scheme": "dynamic", "fmt": "e4m3", "quant_method": "fp8",
+                          "weight_block_size": [128, 128]},
+  "rms_norm_eps": 1e-06, "rope_theta": 50000.0, "routed_scaling_factor": 2.827,
+  "scoring_func": "sigmoid", "seq_aux": true, "tie_word_embeddings": false, "topk_group": 1,
+  "topk_method": "noaux_tc", "torch_dtype": "bfloat16", "use_cache": true, "v_head_dim": 128,
+  "vocab_size": 163840})";
+
+// zai-org/GLM-4.5 and zai-org/GLM-4.5-Air: glm4_moe, q/k/v biases, shared expert, leading dense
+// layers, one MTP layer; GLM-4.5 also q/k norms.
+const char* const kGlm45 = R"({
+  "architectures": ["Glm4MoeForCausalLM"], "attention_bias": true, "attention_dropout": 0.0,
+  "pad_token_id": 151329, "eos_token_id": [151329, 151336, 151338], "head_dim": 128,
+  "hidden_act": "silu", "hidden_size": 5120, "partial_rotary_factor": 0.5,
+  "initializer_range": 0.02, "intermediate_size": 12288, "max_position_embeddings": 131072,
+  "model_type": "glm4_moe", "moe_intermediate_size": 1536, "norm_topk_prob": true,
+  "num_attention_heads": 96, "n_group": 1, "topk_group": 1, "n_routed_experts": 160,
+  "n_shared_experts": 1, "routed_scaling_factor": 2.5, "num_experts_per_tok": 8,
+  "first_k_dense_replace": 3, "num_hidden_layers": 92, "num_key_value_heads": 8,
+  "rms_norm_eps": 1e-05, "rope_theta": 1000000, "num_nextn_predict_layers": 1,
+  "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.54.0",
+  "use_cache": true, "use_qk_norm": true, "vocab_size": 151552})";
+
+const char* const kGlm45Air = R"({
+  "architectures": ["Glm4MoeForCausalLM"], "attention_bias": true, "attention_dropout": 0.0,
+  "pad_token_id": 151329, "eos_token_id": [151329, 151336, 151338], "head_dim": 128,
+  "hidden_act": "silu", "hidden_size": 4096, "partial_rotary_factor": 0.5,
+  "initializer_range": 0.02, "intermediate_size": 10944, "max_position_embeddings": 131072,
+  "model_type": "glm4_moe", "moe_intermediate_size": 1408, "norm_topk_prob": true,
+  "num_attention_heads": 96, "n_group": 1, "topk_group": 1, "n_routed_experts": 128,
+  "n_shared_experts": 1, "routed_scaling_factor": 1.0, "num_experts_per_tok": 8,
+  "first_k_dense_replace": 1, "num_hidden_layers": 46, "num_key_value_heads": 8,
+  "rms_norm_eps": 1e-05, "rope_theta": 1000000, "num_nextn_predict_layers": 1,
+  "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.54.0",
+  "use_cache": true, "use_qk_norm": false, "vocab_size": 151552})";
+
+// google/gemma-3-4b-it, complete: it names few keys and Gemma3TextConfig / SiglipVisionConfig
+// fill the rest (8 heads, 4 KV heads, head_dim 256, vocab 262208, every 6th layer global).
+const char* const kGemma3_4B = R"({
+  "architectures": ["Gemma3ForConditionalGeneration"], "boi_token_index": 255999,
+  "eoi_token_index": 256000, "eos_token_id": [1, 106], "image_token_index": 262144,
+  "initializer_range": 0.02, "mm_tokens_per_image": 256, "model_type": "gemma3",
+  "text_config": {"hidden_size": 2560, "intermediate_size": 10240, "model_type": "gemma3_text",
+                  "num_hidden_layers": 34, "rope_scaling": {"factor": 8.0, "rope_type": "linear"},
+                  "sliding_window": 1024},
+  "torch_dtype": "bfloat16", "transformers_version": "4.50.0.dev0",
+  "vision_config": {"hidden_size": 1152, "image_size": 896, "intermediate_size": 4304,
+                    "model_type": "siglip_vision_model", "num_attention_heads": 16,
+                    "num_hidden_layers": 27, "patch_size": 14, "vision_use_head": false}})";
+
+// google/gemma-3-1b-it: text only, model_type gemma3_text at the top.
+const char* const kGemma3_1B = R"({
+  "architectures": ["Gemma3ForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+  "attn_logit_softcapping": null, "bos_token_id": 2, "cache_implementation": "hybrid",
+  "eos_token_id": [1, 106], "final_logit_softcapping": null, "head_dim": 256,
+  "hidden_activation": "gelu_pytorch_tanh", "hidden_size": 1152, "initializer_range": 0.02,
+  "intermediate_size": 6912, "max_position_embeddings": 32768, "model_type": "gemma3_text",
+  "num_attention_heads": 4, "num_hidden_layers": 26, "num_key_value_heads": 1, "pad_token_id": 0,
+  "query_pre_attn_scalar": 256, "rms_norm_eps": 1e-06, "rope_local_base_freq": 10000,
+  "rope_scaling": null, "rope_theta": 1000000, "sliding_window": 512, "sliding_window_pattern": 6,
+  "torch_dtype": "bfloat16", "transformers_version": "4.50.0.dev0", "use_cache": true,
+  "vocab_size": 262144})";
+
+// meta-llama/Llama-4-Scout-17B-16E-Instruct: text_config (16 experts, top-1, a shared expert,
+// chunked attention 8192) and the vision tower.
+const char* const kLlama4Scout = R"({
+  "architectures": ["Llama4ForConditionalGeneration"], "boi_token_index": 200080,
+  "eoi_token_index": 200081, "image_token_index": 200092, "model_type": "llama4",
+  "text_config": {"attention_bias": false, "attention_chunk_size": 8192, "attention_dropout": 0.0,
+    "bos_token_id": 200000, "eos_token_id": [200001, 200007, 200008], "head_dim": 128,
+    "hidden_act": "silu", "hidden_size": 5120, "initializer_range": 0.02,
+    "interleave_moe_layer_step": 1, "intermediate_size": 8192, "intermediate_size_mlp": 16384,
+    "max_position_embeddings": 10485760, "model_type": "llama4_text", "no_rope_layers": [],
+    "num_attention_heads": 40, "num_experts_per_tok": 1, "num_hidden_layers": 48,
+    "num_key_value_heads": 8, "num_local_experts": 16, "output_router_logits": false,
+    "pad_token_id": 200018, "rms_norm_eps": 1e-05, "rope_theta": 500000.0,
+    "router_aux_loss_coef": 0.001, "router_jitter_noise": 0.0, "torch_dtype": "bfloat16",
+    "use_cache": true, "use_qk_norm": true, "vocab_size": 202048},
+  "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.51.0.dev0",
+  "vision_config": {"attention_dropout": 0.0, "hidden_act": "gelu", "hidden_size": 1408,
+    "image_size": 336, "initializer_range": 0.02, "intermediate_size": 5632,
+    "model_type": "llama4_vision_model", "multi_modal_projector_bias": false, "norm_eps": 1e-05,
+    "num_attention_heads": 16, "num_channels": 3, "num_hidden_layers": 34, "patch_size": 14,
+    "pixel_shuffle_ratio": 0.5, "projector_dropout": 0.0, "projector_input_dim": 4096,
+    "projector_output_dim": 4096, "rope_theta": 10000, "vision_feature_layer": -1,
+    "vision_feature_select_strategy": "default", "vision_output_dim": 4096}})";
+
+// Qwen/Qwen2.5-VL-7B-Instruct: the Qwen2 keys at the top, the ViT in vision_config.
+const char* const kQwen25VL7B = R"({
+  "architectures": ["Qwen2_5_VLForConditionalGeneration"], "attention_dropout": 0.0,
+  "bos_token_id": 151643, "eos_token_id": 151645, "vision_start_token_id": 151652,
+  "vision_end_token_id": 151653, "vision_token_id": 151654, "image_token_id": 151655,
+  "video_token_id": 151656, "hidden_act": "silu", "hidden_size": 3584, "initializer_range": 0.02,
+  "intermediate_size": 18944, "max_position_embeddings": 128000, "max_window_layers": 28,
+  "model_type": "qwen2_5_vl", "num_attention_heads": 28, "num_hidden_layers": 28,
+  "num_key_value_heads": 4, "rms_norm_eps": 1e-06, "rope_theta": 1000000.0,
+  "sliding_window": 32768, "tie_word_embeddings": false, "torch_dtype": "bfloat16",
+  "transformers_version": "4.41.2", "use_cache": true, "use_sliding_window": false,
+  "vision_config": {"depth": 32, "hidden_act": "silu", "hidden_size": 1280,
+    "intermediate_size": 3420, "num_heads": 16, "in_chans": 3, "out_hidden_size": 3584,
+    "patch_size": 14, "spatial_merge_size": 2, "spatial_patch_size": 14, "window_size": 112,
+    "fullatt_block_indexes": [7, 15, 23, 31], "tokens_per_second": 2, "temporal_patch_size": 2},
+  "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}, "vocab_size": 152064})";
+
+// Qwen/Qwen3-Coder-480B-A35B-Instruct.
+const char* const kQwen3Coder480B = R"({
+  "architectures": ["Qwen3MoeForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+  "decoder_sparse_step": 1, "eos_token_id": 151645, "head_dim": 128, "hidden_act": "silu",
+  "hidden_size": 6144, "initializer_range": 0.02, "intermediate_size": 8192,
+  "max_position_embeddings": 262144, "max_window_layers": 62, "mlp_only_layers": [],
+  "model_type": "qwen3_moe", "moe_intermediate_size": 2560, "norm_topk_prob": true,
+  "num_attention_heads": 96, "num_experts": 160, "num_experts_per_tok": 8,
+  "num_hidden_layers": 62, "num_key_value_heads": 8, "output_router_logits": false,
+  "qkv_bias": false, "rms_norm_eps": 1e-06, "rope_scaling": null, "rope_theta": 10000000,
+  "router_aux_loss_coef": 0.0, "shared_expert_intermediate_size": 0, "sliding_window": null,
+  "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.51.0",
+  "use_cache": true, "use_qk_norm": true, "use_sliding_window": false, "vocab_size": 151936})";
+
+// microsoft/phi-4 (the phi3 model type).
+const char* const kPhi4 = R"({
+  "architectures": ["Phi3ForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+  "bos_token_id": 100257, "embd_pdrop": 0.0, "eos_token_id": 100265, "hidden_act": "silu",
+  "hidden_size": 5120, "initializer_range": 0.02, "intermediate_size": 17920,
+  "max_position_embeddings": 16384, "model_type": "phi3", "num_attention_heads": 40,
+  "num_hidden_layers": 40, "num_key_value_heads": 10, "original_max_position_embeddings": 16384,
+  "pad_token_id": 100349, "resid_pdrop": 0.0, "rms_norm_eps": 1e-05, "rope_scaling": null,
+  "rope_theta": 250000, "sliding_window": null, "tie_word_embeddings": false,
+  "torch_dtype": "bfloat16", "transformers_version": "4.47.0", "use_cache": true,
+  "vocab_size": 100352})";
+
+// mistralai/Mistral-Small-24B-Instruct-2501.
+const char* const kMistralSmall24B = R"({
+  "architectures": ["MistralForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 1,
+  "eos_token_id": 2, "head_dim": 128, "hidden_act": "silu", "hidden_size": 5120,
+  "initializer_range": 0.02, "intermediate_size": 32768, "max_position_embeddings": 32768,
+  "model_type": "mistral", "num_attention_heads": 32, "num_hidden_layers": 40,
+  "num_key_value_heads": 8, "rms_norm_eps": 1e-05, "rope_theta": 100000000.0,
+  "sliding_window": null, "tie_word_embeddings": false, "torch_dtype": "bfloat16",
+  "transformers_version": "4.49.0.dev0", "use_cache": true, "vocab_size": 131072})";
+
+// Qwen/Qwen3-Next-80B-A3B-Instruct: Gated DeltaNet in 3 of 4 layers, gated attention, 512
+// experts and a gated shared expert.
+const char* const kQwen3Next80B = R"({
+  "architectures": ["Qwen3NextForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+  "bos_token_id": 151643, "decoder_sparse_step": 1, "eos_token_id": 151645,
+  "full_attention_interval": 4, "head_dim": 256, "hidden_act": "silu", "hidden_size": 2048,
+  "initializer_range": 0.02, "intermediate_size": 5120, "linear_conv_kernel_dim": 4,
+  "linear_key_head_dim": 128, "linear_num_key_heads": 16, "linear_num_value_heads": 32,
+  "linear_value_head_dim": 128, "max_position_embeddings": 262144, "mlp_only_layers": [],
+  "model_type": "qwen3_next", "moe_intermediate_size": 512, "norm_topk_prob": true,
+  "num_attention_heads": 16, "num_experts": 512, "num_experts_per_tok": 10,
+  "num_hidden_layers": 48, "num_key_value_heads": 2, "output_router_logits": false,
+  "partial_rotary_factor": 0.25, "rms_norm_eps": 1e-06, "rope_scaling": null,
+  "rope_theta": 10000000, "router_aux_loss_coef": 0.001, "shared_expert_intermediate_size": 512,
+  "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.57.0.dev0",
+  "use_cache": true, "use_sliding_window": false, "vocab_size": 151936})";
+
 struct Case {
   const char* preset;
   const char* config;
@@ -250,6 +438,19 @@ const Case kCases[] = {
     {"baichuan2-7b", kBaichuan2_7B},
     {"baichuan2-13b", kBaichuan2_13B},
     {"yi-34b", kUnknownType},
+    {"deepseek-r1", kDeepSeekV3},
+    {"gpt-oss-20b", kGptOss20B},
+    {"kimi-k2", kKimiK2},
+    {"glm-4.5", kGlm45},
+    {"glm-4.5-air", kGlm45Air},
+    {"gemma-3-4b", kGemma3_4B},
+    {"gemma-3-1b", kGemma3_1B},
+    {"llama-4-scout", kLlama4Scout},
+    {"qwen2.5-vl-7b", kQwen25VL7B},
+    {"qwen3-coder-480b-a35b", kQwen3Coder480B},
+    {"phi-4", kPhi4},
+    {"mistral-small-3-24b", kMistralSmall24B},
+    {"qwen3-next-80b-a3b", kQwen3Next80B},
 };
 
 std::string error_field(const json& config) {
@@ -293,7 +494,59 @@ TEST_CASE("config.json imports count exactly what their presets count") {
     CHECK(a.encoder == p.encoder);
     CHECK(a.sliding_window == p.sliding_window);
     CHECK(a.sliding_window_layers == p.sliding_window_layers);
+    CHECK(a.vision_params == p.vision_params);
+    CHECK(a.mtp_layers == p.mtp_layers);
+    CHECK(got.mtp == want.mtp);
   }
+}
+
+TEST_CASE("new families: windows, experts, MTP, vision and the checkpoint's format") {
+  const Architecture oss = gpusizer::from_hf_config(json::parse(kGptOss20B));
+  CHECK(oss.sliding_window == 128);
+  CHECK(oss.sliding_window_layers == 12);  // layer_types: every other layer
+  CHECK(oss.attn_sinks);
+  CHECK(oss.expert_bias);
+  CHECK(oss.checkpoint_weights == "mxfp4");
+  CHECK(gpusizer::from_hf_config(json::parse(kKimiK2)).checkpoint_weights == "fp8");
+  CHECK(gpusizer::from_hf_config(json::parse(kPhi4)).checkpoint_weights.empty());
+  const Architecture scout = gpusizer::from_hf_config(json::parse(kLlama4Scout));
+  CHECK(scout.shared_experts == 1);
+  CHECK(scout.sliding_window == 8192);      // chunked attention on 3 of 4 layers
+  CHECK(scout.sliding_window_layers == 36);
+  CHECK(scout.vision_params > 800000000);
+  // Maverick interleaves MoE with dense layers (interleave_moe_layer_step 2).
+  json maverick = json::parse(kLlama4Scout);
+  maverick["text_config"]["num_local_experts"] = 128;
+  maverick["text_config"]["interleave_moe_layer_step"] = 2;
+  maverick["text_config"]["max_position_embeddings"] = 1048576;
+  const Architecture m = gpusizer::from_hf_config(maverick);
+  CHECK(m.dense_layers == 24);
+  CHECK(gpusizer::count_params(m).total == gpusizer::count_params(*gpusizer::find_preset("llama-4-maverick")).total);
+  const Architecture gemma = gpusizer::from_hf_config(json::parse(kGemma3_4B));
+  CHECK(gemma.heads == 8);  // Gemma3TextConfig defaults
+  CHECK(gemma.vocab == 262208);
+  CHECK(gemma.sliding_window_layers == 29);  // 34 layers, every 6th global
+  // A vision_config the importer cannot count is named, not silently dropped.
+  json unknown_vlm = json::parse(kMistralSmall24B);
+  unknown_vlm["vision_config"] = {{"hidden_size", 1024}};
+  CHECK(error_field(unknown_vlm) == "model.hf_config.vision_config");
+  // layer_types must list every layer.
+  json short_types = json::parse(kGptOss20B);
+  short_types["layer_types"] = {"sliding_attention"};
+  CHECK(error_field(short_types) == "model.hf_config.layer_types");
+}
+
+TEST_CASE("an MoE config with zero experts is refused, naming the key (not read as dense)") {
+  CHECK(error_field(edited(kMixtral8x7B, "num_local_experts", 0)) == "model.hf_config.num_local_experts");
+  CHECK(error_field(edited(kQwen3_30B_A3B, "num_experts", 0)) == "model.hf_config.num_experts");
+  CHECK(error_field(edited(kDeepSeekV3, "n_routed_experts", 0)) == "model.hf_config.n_routed_experts");
+  try {
+    gpusizer::from_hf_config(edited(kMixtral8x7B, "num_local_experts", 0));
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("is 0") != std::string::npos);
+  }
+  // A null (or absent) key is a dense model.
+  CHECK(gpusizer::from_hf_config(edited(kLlama31_8B, "num_local_experts", nullptr)).experts == 0);
 }
 
 TEST_CASE("config.json dialects: the details each model type adds") {

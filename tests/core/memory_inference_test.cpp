@@ -88,3 +88,48 @@ TEST_CASE("Sliding-window layers cap their cache at the window", "[memory]") {
   CHECK(long_ctx.breakdown.kv_cache == Approx(1.5 * short_ctx.breakdown.kv_cache));
   CHECK(short_ctx.breakdown.kv_cache == Approx(short_ctx.kv_bytes_per_token * 4096));
 }
+
+TEST_CASE("Local/global mixes of 2025 models: only the global layers keep the whole context", "[memory]") {
+  // gpt-oss-120b: 36 layers x 8 KV heads x 64 x 2 (K, V) x 2 bytes = 73,728 B a token; 18 layers
+  // keep a 128-token window (config.json layer_types, sliding_window 128).
+  const MemoryEstimate oss = memory_of(json{{"model", "gpt-oss-120b"}, {"seq_len", 131072}, {"batch", 1}});
+  CHECK(oss.kv_bytes_per_token == 73728);
+  CHECK(oss.breakdown.kv_cache == 73728.0 * (0.5 * 131072 + 0.5 * 128));
+  // Gemma-3-27B: 52 of 62 layers keep 1024 tokens; at 128K the cache is ~1/5 of a full one.
+  const MemoryEstimate gemma = memory_of(json{{"model", "gemma-3-27b"}, {"seq_len", 131072}});
+  const double full = gemma.kv_bytes_per_token * 131072;
+  CHECK(gemma.breakdown.kv_cache == Approx(full * (10.0 / 62 + 52.0 / 62 * 1024 / 131072)));
+  // Llama 4 Scout: chunked attention (8192) on 36 of 48 layers.
+  const MemoryEstimate scout = memory_of(json{{"model", "llama-4-scout"}, {"seq_len", 1048576}, {"weights", "fp8"}});
+  CHECK(scout.breakdown.kv_cache == Approx(scout.kv_bytes_per_token * (12.0 / 48 * 1048576 + 36.0 / 48 * 8192)));
+}
+
+TEST_CASE("Hybrid linear attention: a KV cache in 12 of 48 layers, a fixed state in 36", "[memory]") {
+  // Qwen3-Next-80B-A3B: full attention every 4th layer (2 KV heads x 256), Gated DeltaNet in the
+  // rest: 32 value heads x 128 x 128 recurrent values + 3 x (2 x 16 x 128 + 32 x 128) conv inputs.
+  const MemoryEstimate m = memory_of(json{{"model", "qwen3-next-80b-a3b"}, {"seq_len", 65536}, {"batch", 2}});
+  CHECK(m.kv_bytes_per_token == 2.0 * 12 * 2 * 256 * 2);
+  const double state = 36.0 * (32 * 128 * 128 + 3 * (2 * 16 * 128 + 32 * 128)) * 2;
+  CHECK(m.breakdown.kv_cache == Approx(m.kv_bytes_per_token * 65536 * 2 + state * 2));
+  // The state does not grow with the context.
+  const MemoryEstimate longer = memory_of(json{{"model", "qwen3-next-80b-a3b"}, {"seq_len", 131072}, {"batch", 2}});
+  CHECK(longer.breakdown.kv_cache - m.breakdown.kv_cache == Approx(m.kv_bytes_per_token * 65536 * 2));
+}
+
+TEST_CASE("Released formats: gpt-oss in mxfp4, vision towers and fp8 KV", "[memory]") {
+  // gpt-oss-120b serves from its MXFP4 checkpoint by default: experts at 4.25 bits, the rest
+  // bf16; the model card's claim is that it fits one 80 GB GPU.
+  const MemoryEstimate mx = memory_of(json{{"model", "gpt-oss-120b"}, {"seq_len", 4096}});
+  const MemoryEstimate bf = memory_of(json{{"model", "gpt-oss-120b"}, {"seq_len", 4096}, {"weights", "bf16"}});
+  CHECK(mx.breakdown.weights < 66e9);
+  CHECK(mx.breakdown.weights > 60e9);
+  CHECK(bf.breakdown.weights > 3 * mx.breakdown.weights);
+  // The vision tower loads in 16 bits next to the 4-bit language model.
+  const MemoryEstimate vl = memory_of(json{{"model", "Qwen/Qwen2.5-VL-7B-Instruct-AWQ"}});
+  const MemoryEstimate text = memory_of(json{{"model", "qwen2.5-7b"}, {"weights", "awq-int4"}});
+  CHECK(vl.breakdown.weights - text.breakdown.weights == Approx(676550144.0 * 2));
+  // fp8 KV halves the cache of a bf16 one.
+  const MemoryEstimate kv8 = memory_of(json{{"model", "deepseek-r1"}, {"kv_cache", "fp8"}, {"seq_len", 32768}});
+  const MemoryEstimate kv16 = memory_of(json{{"model", "deepseek-r1"}, {"seq_len", 32768}});
+  CHECK(kv8.breakdown.kv_cache == Approx(kv16.breakdown.kv_cache / 2));
+}

@@ -1,6 +1,8 @@
 // Weight and KV-cache byte counts against hand-derived golden numbers.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "gpusizer/architecture.h"
 #include "gpusizer/precision.h"
 
@@ -81,4 +83,68 @@ TEST_CASE("Format ids round-trip", "[precision]") {
   }
   WeightFormat f;
   CHECK_FALSE(parse_weight_format("int3", &f));
+}
+
+TEST_CASE("MXFP4 and NVFP4: block scales, and which modules stay 16-bit", "[precision]") {
+  const Architecture& oss = preset("gpt-oss-20b");
+  const ParamCounts p = count_params(oss);
+  double experts = 0, router = 0;
+  for (const LinearModule& m : linear_modules(oss)) {
+    const double n = static_cast<double>(m.in) * static_cast<double>(m.out) * static_cast<double>(m.count);
+    if (m.group == "experts") experts += n;
+    if (m.group == "router") router += n;
+  }
+  // gpt-oss: experts at 4 + 8/32 bits (OCP MX: E8M0 scale per 32 E2M1 values); attention and
+  // router in bf16 (modules_to_not_convert).
+  const WeightBytes mx = weight_bytes(oss, WeightFormat::Mxfp4);
+  CHECK(mx.linear == Approx(experts * 4.25 / 8 + (p.linear - experts) * 2));
+  // The model card: gpt-oss-20b runs within 16 GB of memory, gpt-oss-120b on one 80 GB GPU.
+  CHECK(mx.total() < 16e9);
+  CHECK(mx.total() > 12e9);
+  CHECK(weight_bytes(preset("gpt-oss-120b"), WeightFormat::Mxfp4).total() < 80e9);
+  CHECK(weight_bytes(preset("gpt-oss-120b"), WeightFormat::Bf16).total() > 80e9);
+  // NVFP4: 4 + 8/16 bits + two fp32 scales per tensor, router bf16.
+  const Architecture& dense = preset("llama-3.1-8b");
+  double tensors = 0, weights = 0;
+  for (const LinearModule& m : linear_modules(dense)) {
+    tensors += static_cast<double>(m.count);
+    weights += static_cast<double>(m.in) * static_cast<double>(m.out) * static_cast<double>(m.count);
+  }
+  CHECK(weight_bytes(dense, WeightFormat::Nvfp4).linear == Approx(weights * 4.5 / 8 + 8 * tensors));
+  // A dense model in MXFP4 quantizes every linear layer.
+  CHECK(weight_bytes(dense, WeightFormat::Mxfp4).linear == Approx(weights * 4.25 / 8));
+  CHECK(router > 0);
+}
+
+TEST_CASE("FP8 checkpoints: one fp32 scale per 128 x 128 block, the router in bf16", "[precision]") {
+  const Architecture& ds = preset("deepseek-r1");
+  double expected = 0;
+  for (const LinearModule& m : linear_modules(ds)) {
+    const double n = static_cast<double>(m.in) * static_cast<double>(m.out);
+    const double blocks = std::ceil(static_cast<double>(m.in) / 128) * std::ceil(static_cast<double>(m.out) / 128);
+    expected += static_cast<double>(m.count) * (m.group == "router" ? 2 * n : n + 4 * blocks);
+  }
+  CHECK(weight_bytes(ds, WeightFormat::Fp8).linear == Approx(expected).epsilon(1e-12));
+  // The block scales cost 4 / 16384 bytes a weight: well under 0.1 % of the fp8 bytes.
+  const double plain = count_params(ds).linear;
+  CHECK(weight_bytes(ds, WeightFormat::Fp8).linear > plain);
+  CHECK(weight_bytes(ds, WeightFormat::Fp8).linear < plain * 1.001);
+}
+
+TEST_CASE("Which architectures compute in which format", "[precision]") {
+  CHECK(computes_natively(WeightFormat::Fp8, "hopper"));
+  CHECK(computes_natively(WeightFormat::Fp8, "ada"));
+  CHECK_FALSE(computes_natively(WeightFormat::Fp8, "ampere"));
+  CHECK(computes_natively(WeightFormat::Mxfp4, "blackwell"));
+  CHECK(computes_natively(WeightFormat::Mxfp4, "cdna4"));
+  CHECK_FALSE(computes_natively(WeightFormat::Mxfp4, "hopper"));
+  CHECK(computes_natively(WeightFormat::Nvfp4, "blackwell"));
+  CHECK_FALSE(computes_natively(WeightFormat::Nvfp4, "cdna4"));
+  CHECK_FALSE(computes_natively(WeightFormat::Bf16, "volta"));
+  CHECK(format_unsupported_reason(WeightFormat::Mxfp4, "hopper").empty());  // Marlin / triton weight-only
+  CHECK(format_unsupported_reason(WeightFormat::Mxfp4, "ampere").empty());
+  CHECK_FALSE(format_unsupported_reason(WeightFormat::Mxfp4, "volta").empty());
+  CHECK_FALSE(format_unsupported_reason(WeightFormat::Nvfp4, "turing").empty());
+  CHECK_FALSE(format_unsupported_reason(WeightFormat::Nvfp4, "cdna3").empty());
+  CHECK(format_unsupported_reason(WeightFormat::AwqInt4, "volta").empty());  // estimate.cpp owns that rule
 }

@@ -187,6 +187,8 @@ bool dominates(const Architecture& larger, const Architecture& smaller) {
   if (b.tied_embeddings && !a.tied_embeddings) return false;
   if ((b.experts == 0) != (a.experts == 0) || (b.mla.kv_lora_rank == 0) != (a.mla.kv_lora_rank == 0)) return false;
   if (b.sliding_window != a.sliding_window) return false;
+  // Interleaved dense layers (Llama 4 Maverick) replace MoE layers: not more of everything.
+  if (b.experts > 0 && b.dense_layers != a.dense_layers) return false;
   return b.layers >= a.layers && b.hidden >= a.hidden && b.heads * b.head_dim >= a.heads * a.head_dim &&
          b.kv_heads * b.head_dim >= a.kv_heads * a.head_dim && b.head_dim >= a.head_dim &&
          b.intermediate >= a.intermediate && b.vocab >= a.vocab && b.experts >= a.experts &&

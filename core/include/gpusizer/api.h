@@ -14,9 +14,10 @@ struct ApiResult {
   std::string error_message;
 };
 
-// Commands: "estimate", "rank" (planner.h), "table" (table.h), and the catalog listings "models", "gpus", "instances" (input ignored).
-// "config_keys" takes a config.json object and answers {"keys": [...]}: its top-level keys that
-// the core reads (the page keeps only those in its link).
+// Commands: "estimate", "rank" (planner.h), "takes" (planner.h what_it_takes), "table" (table.h),
+// the catalog listings "models", "gpus", "instances" (input ignored), and "resolve" (a typed model
+// name: model_names.h). "config_keys" takes a config.json object and answers {"keys": [...]}: its
+// top-level keys that the core reads (the page keeps only those in its link).
 // The input of a scenario command is one scenario object or an array of them (then the answer
 // is an array in the same order). Never throws.
 ApiResult run_command(const std::string& command, const std::string& input_text);

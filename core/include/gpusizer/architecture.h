@@ -34,6 +34,9 @@ struct Architecture {
   std::string hf_repo;
   std::string family;  // "llama", "qwen2", "gpt2", ... (informational)
   std::string source;  // where a preset's numbers come from (keys of shared/reference/facts_models.md)
+  std::vector<std::string> aliases;  // other names people type (model_names.h); not part of the shape
+  std::string checkpoint_weights;    // weight format id of the released checkpoint when not 16-bit
+                                     // ("mxfp4": gpt-oss); a scenario naming the model defaults to it
 
   int64_t layers = 0;
   int64_t hidden = 0;
@@ -67,6 +70,33 @@ struct Architecture {
   int64_t dense_layers = 0;                // leading dense layers (DeepSeek first_k_dense_replace)
   bool router_bias = false;         // per-expert score-correction bias (DeepSeek-V3 e_score_correction_bias)
   bool shared_expert_gate = false;  // hidden x 1 sigmoid gate on the shared expert (Qwen2-MoE)
+  bool expert_bias = false;         // biases on every expert's projections (gpt-oss gate_up/down_proj_bias)
+  bool attn_sinks = false;          // one learned sink logit per head and layer (gpt-oss self_attn.sinks)
+
+  // Multi-token-prediction modules (DeepSeek-V3 / GLM-4.5 num_nextn_predict_layers): each one
+  // decoder block, an eh_proj (2 hidden -> hidden), three norms and, as the checkpoint stores
+  // them, copies of the embedding and the head. Counted in ParamCounts::mtp, not in total:
+  // serving does not load them unless speculative decoding uses them.
+  int64_t mtp_layers = 0;
+  bool mtp_stores_embeddings = false;  // DeepSeek-V3 layer 61 holds embed_tokens and shared_head.head
+
+  // Weights outside the language model that the checkpoint ships and serving loads: the vision
+  // tower and projector of a VLM (computed from vision_config by the importer, stated for a
+  // preset). Kept in 16 bits by every quantizer modelled (AutoAWQ/llm-compressor skip the
+  // visual tower), no KV cache.
+  int64_t vision_params = 0;
+
+  // Hybrid linear attention (Qwen3-Next's Gated DeltaNet; Yang et al. 2024, "Gated Delta
+  // Networks"): `linear_attn_layers` of the layers replace softmax attention by a recurrent state
+  // of linear_value_heads x linear_key_dim x linear_value_dim values and a causal-conv window of
+  // linear_conv_kernel - 1 steps; they keep no KV cache. The others are full attention.
+  int64_t linear_attn_layers = 0;
+  int64_t linear_key_heads = 0;
+  int64_t linear_value_heads = 0;
+  int64_t linear_key_dim = 0;
+  int64_t linear_value_dim = 0;
+  int64_t linear_conv_kernel = 0;
+  bool attn_output_gate = false;  // q_proj also emits a sigmoid gate per head (Qwen3-Next gated attention)
 
   Mla mla;
 
@@ -93,12 +123,14 @@ struct LinearModule {
 
 struct ParamCounts {
   double total = 0;
-  double active = 0;           // per token (MoE: top-k routed + shared experts)
+  double active = 0;           // per text token (MoE: top-k routed + shared experts; no vision tower)
   double embedding = 0;        // token (+position, +type) embeddings
   double lm_head = 0;          // 0 when tied to the embeddings
   double linear = 0;           // weights of all nn.Linear layers in the blocks (quantizable)
   double linear_active = 0;
   double other = 0;            // norms, biases, pooler: kept in 16-bit by every quantizer
+  double vision = 0;           // vision tower and projector (in total, not in active)
+  double mtp = 0;              // multi-token-prediction modules: in the checkpoint, not in total
   double per_layer_linear_max = 0;  // largest single layer's linear weights (ZeRO-3 live params)
 };
 
