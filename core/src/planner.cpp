@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -276,13 +275,23 @@ int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
   return era * 146097 + doe;
 }
 
+// Digits of text[from, from + n) as a number; -1 if any is not a digit. (No scanf: it would pull
+// the C library's formatted input into the wasm module.)
+int digits(const std::string& text, size_t from, size_t n) {
+  int v = 0;
+  for (size_t i = from; i < from + n; ++i) {
+    if (i >= text.size() || text[i] < '0' || text[i] > '9') return -1;
+    v = v * 10 + (text[i] - '0');
+  }
+  return v;
+}
+
 // "YYYY-MM-DD" or "YYYY-MM" (first of the month); nullopt for anything else ("snapshot date not shown").
 std::optional<int64_t> parse_day(const std::string& text) {
-  int y = 0, m = 0, d = 1;
-  char tail = 0;
-  const int n = std::sscanf(text.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &tail);
-  if (n < 2 || n > 3 || m < 1 || m > 12 || d < 1 || d > 31 || y < 1990) return std::nullopt;
-  if (n == 2 && text.size() != 7) return std::nullopt;
+  if (text.size() != 7 && text.size() != 10) return std::nullopt;
+  if (text[4] != '-' || (text.size() == 10 && text[7] != '-')) return std::nullopt;
+  const int y = digits(text, 0, 4), m = digits(text, 5, 2), d = text.size() == 10 ? digits(text, 8, 2) : 1;
+  if (y < 1990 || m < 1 || m > 12 || d < 1 || d > 31) return std::nullopt;
   return days_from_civil(y, m, d);
 }
 

@@ -161,7 +161,7 @@ bool is_iso_day(const std::string& v) {
   for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
     if (v[i] < '0' || v[i] > '9') return false;
   }
-  const int month = std::stoi(v.substr(5, 2)), day = std::stoi(v.substr(8, 2));
+  const int month = (v[5] - '0') * 10 + (v[6] - '0'), day = (v[8] - '0') * 10 + (v[9] - '0');
   return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 

@@ -3,6 +3,8 @@
 // that are merely large, answered in a few seconds. Runs natively and under wasm.
 #include <catch2/catch.hpp>
 
+#include <ctime>
+
 #include <chrono>
 #include <string>
 #include <utility>
@@ -179,9 +181,10 @@ TEST_CASE("A 10 MB config.json is answered within seconds", "[bad-input]") {
     const std::string text = json{{"model", {{"hf_config", *config}}}, {"gpu", "a100-80gb"}}.dump();
     CHECK(text.size() >= 5'000'000);
     for (const std::string& command : commands) {
-      const auto start = std::chrono::steady_clock::now();
+      // CPU time of this process, not wall time: other work on a shared machine must not fail it.
+      const std::clock_t start = std::clock();
       const ApiResult r = run_command(command, text);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
       INFO(command << ": " << r.error_field << ": " << r.error_message);
       CHECK(r.ok);
       CHECK(seconds < 5);
