@@ -58,7 +58,7 @@ const handlers = {
   onPrices: () => update(),
   // A price book is checked alone, beside the defaults: the page's scenario may be in error.
   checkPrices: (pricing) => core.estimate({ ...defaults(), pricing }).error ?? null,
-  compute: () => core.table(withPrices(scenario)),
+  compute: (input) => core.table(input(withPrices(scenario))),  // the view picks what the table takes
 };
 const views = {};
 function buildViews() {
