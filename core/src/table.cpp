@@ -4,9 +4,7 @@
 #include "gpusizer/table.h"
 
 #include <algorithm>
-#include <cmath>
 
-#include "format.h"
 #include "gpusizer/architecture.h"
 #include "gpusizer/catalog.h"
 #include "gpusizer/error.h"
@@ -66,8 +64,7 @@ void check_overrides(const Workload& w, const json& overrides) {
   for (auto it = overrides.begin(); it != overrides.end(); ++it) {
     const bool allowed = w.serving ? listed(kServingKeys, it.key()) : listed(kTrainingKeys, it.key());
     if (!allowed) {
-      throw InputError(at + "." + it.key(), it.key() == "task" ? "is the column's identity: pick another column"
-                                                                : "is not a setting of this column (the planner chooses gpu, gpus, tp and pp)");
+      throw InputError(at + "." + it.key(), "is not a setting of this column (the planner chooses gpu, gpus, tp and pp)");
     }
     if (it.key() != "training") continue;
     if (!it->is_object()) throw InputError(at + ".training", "must be an object");
@@ -87,8 +84,7 @@ Inputs read_inputs(const json& input) {
     } else if (key == "models" || key == "columns" || key == "context") {
       continue;
     } else {
-      throw InputError(key, "is not a table key: a workload setting goes in columns.<id>." + key +
-                                " (one column) or context (every column); rows come from models");
+      throw InputError(key, "is not a table key (models, columns, context, pricing, filters, headroom, efficiency)");
     }
   }
   if (input.contains("models")) {
@@ -105,22 +101,22 @@ Inputs read_inputs(const json& input) {
   }
   if (input.contains("context")) {
     const json& c = input.at("context");
-    if (!c.is_object()) throw InputError("context", "must be an object: {\"seq_len\": N, \"training\": {\"tokens\": T}}");
+    if (!c.is_object()) throw InputError("context", "must be an object");
     for (auto it = c.begin(); it != c.end(); ++it) {
       if (it.key() == "training") {
-        if (!it->is_object()) throw InputError("context.training", "must be an object: {\"tokens\": T}");
+        if (!it->is_object()) throw InputError("context.training", "must be an object");
         for (auto t = it->begin(); t != it->end(); ++t) {
           if (t.key() != "tokens") throw InputError("context.training." + t.key(), "is not a shared setting (only tokens)");
         }
       } else if (it.key() != "seq_len") {
-        throw InputError("context." + it.key(), "is not a shared setting (seq_len, training.tokens); set it per column in columns.<id>");
+        throw InputError("context." + it.key(), "is not a shared setting (seq_len, training.tokens)");
       }
     }
     in.context = c;
   }
   if (input.contains("columns")) {
     const json& c = input.at("columns");
-    if (!c.is_object()) throw InputError("columns", "must be an object: {\"<column id>\": {overrides}}");
+    if (!c.is_object()) throw InputError("columns", "must be an object");
     for (auto it = c.begin(); it != c.end(); ++it) {
       const Workload* w = find_workload(it.key());
       if (!w) throw InputError("columns." + it.key(), "unknown column (" + column_ids() + ")");
@@ -148,7 +144,9 @@ json column_scenario(const Inputs& in, const Workload& w, const std::string& mod
   json j = w.defaults;
   if (upto != Layers::Defaults) {
     if (in.context.contains("seq_len")) j["seq_len"] = in.context["seq_len"];
-    if (!w.serving && in.context.contains("training")) merge(j, {{"training", in.context["training"]}});
+    if (!w.serving && in.context.contains("training")) {
+      for (auto t = in.context["training"].begin(); t != in.context["training"].end(); ++t) j["training"][t.key()] = *t;
+    }
   }
   if (upto == Layers::Overrides && in.columns.contains(w.id)) {
     merge(j, in.columns[w.id]);
@@ -203,57 +201,52 @@ bool seed_rule(const Scenario& s, double params, double weights_bytes, Seed* out
   return true;
 }
 
-std::string gb(double bytes) { return fixed(bytes / kGB, 1) + " GB"; }
-
 // The arithmetic behind a cell, computed: weights (and KV cache when serving), what the plan
-// holds over its GPUs, and the guide's rule with whether it covers that.
+// holds over its GPUs, and the guide's rule with whether it covers that. Figures only: the page
+// words them (web/views/lookup.js), e.g. "weights nf4: 68.98e9 x 0.527 B = 36.4 GB".
 json note_of(const Scenario& s, const Plan& p) {
   const double params = count_params(s.model).total;
   const double weights = weight_bytes(s.model, s.weights).total();
   const double plan_bytes = p.per_gpu_bytes * static_cast<double>(p.gpus);
-  json n = {{"params", params}, {"weights", to_string(s.weights)}, {"weights_bytes", weights},
-            {"bytes_per_param", weights / params}, {"gpus", p.gpus}, {"plan_bytes", plan_bytes}};
-  std::string text = "weights " + std::string(to_string(s.weights)) + ": " + fixed(params / 1e9, 2) + "e9 x " +
-                     significant(weights / params, 3) + " B = " + gb(weights);
+  json n = json::object();
+  n["params"] = params;
+  n["weights"] = to_string(s.weights);
+  n["weights_bytes"] = weights;
+  n["bytes_per_param"] = weights / params;
+  n["gpus"] = p.gpus;
+  n["plan_bytes"] = plan_bytes;
   if (s.task == Task::Inference) {
     const double per_token = kv_bytes_per_token(s.model, s.kv_cache);
-    const double kv = per_token * static_cast<double>(s.batch * s.seq_len);
-    n["kv_cache_bytes"] = kv;
     n["kv_bytes_per_token"] = per_token;
-    text += "; KV cache " + std::to_string(s.batch) + " x " + std::to_string(s.seq_len) + " tokens x " +
-            significant(per_token / 1e6, 3) + " MB = " + gb(kv);
+    n["kv_cache_bytes"] = per_token * static_cast<double>(s.batch * s.seq_len);
   }
-  text += "; this plan: " + std::to_string(p.gpus) + " x " + gb(p.per_gpu_bytes) + " = " + gb(plan_bytes);
   Seed seed;
   if (seed_rule(s, params, weights, &seed)) {
-    const std::string verdict = seed.bytes < weights ? "below_weights" : seed.bytes < plan_bytes ? "below_plan" : "covers";
-    n["seed"] = {{"source", seed.source}, {"rule", seed.rule}, {"bytes", seed.bytes}, {"verdict", verdict}};
-    if (verdict == "below_weights") {
-      text += ". " + seed.source + " (" + seed.rule + " = " + gb(seed.bytes) + ") is less than the weights alone";
-    } else if (verdict == "below_plan") {
-      text += ". " + seed.source + " (" + seed.rule + " = " + gb(seed.bytes) + ") is " +
-              std::to_string(static_cast<int>(std::lround(100 * (1 - seed.bytes / plan_bytes)))) + " % short" +
-              (s.task == Task::Inference ? ": it leaves out the KV cache" : "");
-    }
+    const char* verdict = seed.bytes < weights ? "below_weights" : seed.bytes < plan_bytes ? "below_plan" : "covers";
+    json& j = n["seed"];
+    j["source"] = seed.source;
+    j["rule"] = seed.rule;
+    j["bytes"] = seed.bytes;
+    j["verdict"] = verdict;
   }
-  n["text"] = text;
   return n;
 }
 
 // The measure the ranking ordered by (planner.cpp: job cost, else cost per million output
 // tokens, else price per hour), taken from the same plan fields.
 json measure_of(const Plan& p) {
-  if (p.cost) return {{"kind", "job_cost"}, {"value", *p.cost}, {"currency", p.currency}};
-  if (p.cost_per_million_tokens) {
-    return {{"kind", "cost_per_million_tokens"}, {"value", *p.cost_per_million_tokens}, {"currency", p.currency}};
-  }
-  return {{"kind", "price_per_hour"}, {"value", p.price_per_hour}, {"currency", p.currency}};
+  json m = json::object();  // assignments, not initializer lists: smaller in wasm
+  m["kind"] = p.cost ? "job_cost" : p.cost_per_million_tokens ? "cost_per_million_tokens" : "price_per_hour";
+  m["value"] = p.cost ? *p.cost : p.cost_per_million_tokens ? *p.cost_per_million_tokens : p.price_per_hour;
+  m["currency"] = p.currency;
+  return m;
 }
 
 // One cell: the column's parsed scenario with the row's model in place of the probe (no second
 // parse: the column's keys were validated once; validate_scenario checks what the model changes).
 json cell(const Scenario& column, const std::string& model, const std::string& workload) {
-  json c = {{"workload", workload}};
+  json c = json::object();
+  c["workload"] = workload;
   try {
     Scenario s = column;
     s.model = *find_preset(model);
@@ -276,7 +269,8 @@ json cell(const Scenario& column, const std::string& model, const std::string& w
     else c["reason"] = "no instance fits; closest: " + p.reason;
     c["note"] = note_of(s, p);
   } catch (const InputError& e) {
-    c["error"] = {{"field", e.field}, {"message", e.what()}};
+    c["error"]["field"] = e.field;
+    c["error"]["message"] = e.what();
   }
   return c;
 }
@@ -287,14 +281,15 @@ std::string column_measure(const Scenario& s) {
   return s.output_tokens > 0 ? "cost_per_million_tokens" : "price_per_hour";
 }
 
-// The column's settings as the page shows them: the parsed scenario less the model, the
-// layout the planner picks, and the market keys.
-json shown_settings(const Scenario& s) {
-  json j = scenario_to_json(s);
-  for (const char* key : {"model", "gpu", "gpus", "tp", "pp", "headroom", "pricing", "efficiency"}) j.erase(key);
-  if (is_training(s.task)) {
-    for (const char* key : {"prompt_tokens", "output_tokens", "kv_cache"}) j.erase(key);  // serving only
-    if (!s.zero_set) j["training"].erase("zero");  // the planner's choice
+// The column's settings as the page shows them: its defaults with the context and its edits
+// (a valid scenario less the model), and the prompt/output split the parser derived.
+json shown_settings(const Inputs& in, const Workload& w, const Scenario& s) {
+  json j = column_scenario(in, w, kProbeModel, Layers::Overrides);
+  for (const char* key : kMarketKeys) j.erase(key);
+  j.erase("model");
+  if (w.serving) {
+    j["prompt_tokens"] = s.prompt_tokens;
+    j["output_tokens"] = s.output_tokens;
   }
   return j;
 }
@@ -312,30 +307,25 @@ json shown_settings(const Scenario& s) {
 // AdamW in pure bf16 (LLaMA-Factory's pure_bf16, 8 bytes per parameter) under ZeRO-3.
 constexpr const char* kWorkloads = R"json([
  ["serve-bf16", "Serving, BF16 (vLLM)", true,
-  {"task": "inference", "engine": "vllm", "weights": "bf16", "batch": 16, "seq_len": 4096, "kv_cache": "bf16"},
-  "16 concurrent sequences x 4,096 tokens (Llama 2's context), half prompt, half output"],
+  {"task": "inference", "engine": "vllm", "weights": "bf16", "batch": 16, "seq_len": 4096, "kv_cache": "bf16"}],
  ["serve-int4", "Serving, INT4 AWQ (vLLM)", true,
-  {"task": "inference", "engine": "vllm", "weights": "awq-int4", "batch": 16, "seq_len": 4096, "kv_cache": "bf16"},
-  "as serve-bf16, AWQ 4-bit weights"],
+  {"task": "inference", "engine": "vllm", "weights": "awq-int4", "batch": 16, "seq_len": 4096, "kv_cache": "bf16"}],
  ["lora-bf16", "LoRA, BF16 base", false,
   {"task": "lora", "engine": "deepspeed", "weights": "bf16", "batch": 1, "seq_len": 2048,
-   "training": {"optimizer": "adamw", "grad_checkpointing": "full", "lora_rank": 8, "lora_targets": "all-linear"}},
-  "micro-batch 1 x 2,048 tokens, checkpointing on, rank 8 on all linear layers, AdamW (LLaMA-Factory's LoRA example)"],
+   "training": {"optimizer": "adamw", "master_weights": true, "grad_checkpointing": "full", "lora_rank": 8, "lora_targets": "all-linear"}}],
  ["qlora-nf4", "QLoRA, NF4 base", false,
   {"task": "qlora", "engine": "deepspeed", "weights": "nf4", "batch": 1, "seq_len": 2048,
-   "training": {"optimizer": "adamw", "grad_checkpointing": "full", "lora_rank": 8, "lora_targets": "all-linear"}},
-  "as LoRA, on a 4-bit NF4 base (QLoRA, Dettmers et al. 2023)"],
+   "training": {"optimizer": "adamw", "master_weights": true, "grad_checkpointing": "full", "lora_rank": 8, "lora_targets": "all-linear"}}],
  ["full-zero3", "Full fine-tune, pure BF16 AdamW, ZeRO-3", false,
   {"task": "full", "engine": "deepspeed", "weights": "bf16", "batch": 1, "seq_len": 2048,
-   "training": {"optimizer": "adamw", "master_weights": false, "grad_checkpointing": "full", "zero": 3}},
-  "micro-batch 1 x 2,048 tokens, checkpointing on, AdamW in pure bf16 (LLaMA-Factory's pure_bf16, 8 bytes per parameter), DeepSpeed ZeRO-3"]
+   "training": {"optimizer": "adamw", "master_weights": false, "grad_checkpointing": "full", "zero": 3}}]
 ])json";
 
 const std::vector<Workload>& table_workloads() {
   static const std::vector<Workload> workloads = [] {
     std::vector<Workload> out;
     for (const json& w : json::parse(std::string(kWorkloads))) {  // the one parser instantiation (wasm size)
-      out.push_back({w[0].get<std::string>(), w[1].get<std::string>(), w[2].get<bool>(), w[3], w[4].get<std::string>()});
+      out.push_back({w[0].get<std::string>(), w[1].get<std::string>(), w[2].get<bool>(), w[3]});
     }
     return out;
   }();
@@ -370,10 +360,9 @@ json table_json(const json& input) {
     col["id"] = w.id;
     col["label"] = w.label;
     col["kind"] = w.serving ? "serving" : "training";
-    col["why"] = w.why;
     col["measure"] = column_measure(parsed.back());
     col["defaults"] = w.defaults;
-    col["settings"] = shown_settings(parsed.back());
+    col["settings"] = shown_settings(in, w, parsed.back());
     col["overrides"] = in.columns.contains(w.id) ? in.columns[w.id] : json::object();
     columns.push_back(std::move(col));
   }
@@ -383,11 +372,16 @@ json table_json(const json& input) {
     for (size_t i = 0; i < parsed.size(); ++i) cells.push_back(cell(parsed[i], model, table_workloads()[i].id));
     const Architecture& arch = *find_preset(model);
     const ParamCounts p = count_params(arch);
-    json row = {{"model", model}, {"name", arch.name}, {"params", p.total}, {"active_params", p.active}};
+    json row = json::object();
+    row["model"] = model;
+    row["name"] = arch.name;
+    row["params"] = p.total;
+    row["active_params"] = p.active;
     row["cells"] = std::move(cells);
     rows.push_back(std::move(row));
   }
-  json out = {{"context", in.context}};
+  json out = json::object();
+  out["context"] = in.context;
   out["columns"] = std::move(columns);
   out["rows"] = std::move(rows);
   return out;

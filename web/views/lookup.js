@@ -50,7 +50,8 @@ export function lookupView(root, { catalog, onLoad, compute }) {
   let timer = 0;
   let market = {};  // the page's pricing and filters, for the scenario a cell loads
 
-  const columnLabel = (col) => (has(`tbl.col.${col.id}`) ? t(`tbl.col.${col.id}`) : col.label);
+  // The core's English heading; Chinese from i18n (wl.* for the columns whose wording is unchanged).
+  const columnLabel = (col) => [`tbl.col.${col.id}`, `wl.${col.id}`].map((k) => has(k) && t(k)).find(Boolean) || col.label;
   const measureValue = (m) => {
     const v = money(m.value, m.currency);
     return m.kind === 'price_per_hour' ? t('tbl.perHour', { v }) : m.kind === 'job_cost' ? t('tbl.job', { v }) : t('tbl.perMillion', { v });
@@ -67,11 +68,6 @@ export function lookupView(root, { catalog, onLoad, compute }) {
       text += t('tbl.noteKv', { kv: fixed(n.kv_cache_bytes / GB, 1), tok: fixed(n.kv_bytes_per_token / 1e6, 3) });
     }
     text += t('tbl.notePlan', { n: n.gpus, per: fixed(n.plan_bytes / n.gpus / GB, 1), all: fixed(n.plan_bytes / GB, 1) });
-    const seed = n.seed;
-    if (seed && seed.verdict !== 'covers') {
-      const vars = { src: seed.source, rule: seed.rule, v: fixed(seed.bytes / GB, 1), pct: int(100 * (1 - seed.bytes / n.plan_bytes)) };
-      text += t(seed.verdict === 'below_weights' ? 'tbl.seedBelowWeights' : 'tbl.seedShort', vars);
-    }
     return text;
   };
   // Where a guide's rule of thumb falls short of this cell, in one line.
@@ -97,11 +93,12 @@ export function lookupView(root, { catalog, onLoad, compute }) {
     if (key === 'training.lora_rank' && col.settings.training?.lora_rank === undefined) return null;
     const id = uid('tbl');
     const value = get(col.settings, key);
-    const label = h('label', { for: id }, t(`tbl.f.${key}`));
+    const labelKey = `f.${key}${col.kind === 'serving' && (key === 'batch' || key === 'seq_len') ? '.inference' : ''}`;
+    const label = h('label', { for: id }, t(labelKey));
     if (kind === 'bool') {
       return h('div', { class: 'field field-bool' }, h('label', { class: 'check' },
         h('input', { id, type: 'checkbox', checked: Boolean(value), 'data-column': col.id, 'data-key': key,
-          onchange: (e) => edit(col, key, e.target.checked) }), t(`tbl.f.${key}`)));
+          onchange: (e) => edit(col, key, e.target.checked) }), t(labelKey)));
     }
     if (kind === 'choice') {
       // A setting the column leaves to the planner (the ZeRO stage of LoRA) shows "auto".
@@ -129,7 +126,7 @@ export function lookupView(root, { catalog, onLoad, compute }) {
     h('p', { class: 'hint' }, t('tbl.settingsHint')),
     columns.map((col) => h('fieldset', { class: 'lookup-column', 'data-column': col.id },
       h('legend', {}, columnLabel(col)),
-      h('p', { class: 'hint' }, `${col.why} · ${t('tbl.chosenBy', { m: measureName(col.measure) })}`),
+      h('p', { class: 'hint' }, t('tbl.chosenBy', { m: measureName(col.measure) })),
       h('div', { class: 'grid' }, SETTINGS[col.kind].map((spec) => settingInput(col, spec)),
         edits.columns[col.id] && h('div', { class: 'field field-bool' }, h('button', { type: 'button', class: 'small',
           onclick: () => { delete edits.columns[col.id]; draw(); } }, t('tbl.resetColumn')))))));

@@ -16,7 +16,7 @@ struct Workload {
   std::string label;  // English column heading
   bool serving = false;
   nlohmann::json defaults;  // scenario keys: task, weights, engine, batch, seq_len, training.*
-  std::string why;          // where the defaults come from (one line, sourced)
+                            // (where they come from: table.cpp and docs/planner.md)
 };
 
 const std::vector<Workload>& table_workloads();
