@@ -54,7 +54,7 @@ const handlers = {
   onPlan: (chosen) => { plan = chosen; update(); $('launch').scrollIntoView({ block: 'nearest' }); },
   onPrices: () => update(),
   checkBook: (pricing) => checkBook(core, pricing),
-  compute: () => core.table(withPrices(scenario)),
+  compute: (input) => core.table(input(withPrices(scenario))),  // the view picks what the table takes
 };
 const views = {};
 function buildViews() {

@@ -18,9 +18,8 @@ using nlohmann::json;
 namespace {
 
 const std::vector<std::string> kCommands = {"estimate", "rank", "table", "launch"};
-// Commands that read the scenario's model and layout; `table` takes its models from the rows and
-// drops the keys each column sets (model, task, weights, engine, gpu, gpus, tp, pp: table.h), so
-// those errors do not reach it.
+// Commands that take a scenario; `table` takes rows, column edits and a context instead (table.h),
+// and its errors are checked on their own below.
 const std::vector<std::string> kModelCommands = {"estimate", "rank", "launch"};
 
 void check_refused(const std::string& command, const std::string& input, const std::string& field,
@@ -88,15 +87,15 @@ TEST_CASE("JSON of the wrong type names the scenario", "[bad-input]") {
   for (const char* text : {"42", "\"llama-3.1-8b\"", "true", "null"}) {
     check_refused("estimate", text, "scenario", "must be a JSON object");
     check_refused("rank", text, "scenario", "must be a JSON object");
-    check_refused("table", text, "input", "must be a scenario object");
+    check_refused("table", text, "input", "must be an object");
     check_refused("launch", text, "input", "must be a JSON object");
   }
   // In an array, the error carries the element's index.
   check_refused("estimate", R"([{"model": "llama-3.1-8b"}, 42])", "[1].scenario", "must be a JSON object");
   check_refused("launch", R"([[]])", "[0].input", "must be a JSON object");
-  check_refused(kCommands, with(kBase, {{"batch", "8"}}), "batch", "not string");
+  check_refused(kModelCommands, with(kBase, {{"batch", "8"}}), "batch", "not string");
   check_refused(kModelCommands, with(kBase, {{"training", {{"zero", "3"}}}}), "training.zero", "must be 0, 1, 2 or 3");
-  check_refused(kCommands, with(kBase, {{"filters", {{"gpus", "a100-80gb"}}}}), "filters.gpus", "array of strings");
+  check_refused(kModelCommands, with(kBase, {{"filters", {{"gpus", "a100-80gb"}}}}), "filters.gpus", "array of strings");
   check_refused(kModelCommands, json{{"model", 7}}, "model", "must be a preset id or an object");
   check_refused(kModelCommands, json{{"model", {{"hf_config", "config.json"}}}}, "model.hf_config", "must be a JSON object");
 }
@@ -106,16 +105,15 @@ TEST_CASE("Huge, negative and zero sizes are out of range", "[bad-input]") {
   check_refused(kModelCommands, json{{"model", {{"params", -7e9}}}}, "model.params", "must be a number");
   check_refused(kModelCommands, json{{"model", {{"params", 0}}}}, "model.params", "must be a number");
   for (const char* key : {"batch", "seq_len", "gpus", "tp", "pp"}) {
-    const bool column_key = std::string(key) != "batch" && std::string(key) != "seq_len";  // table drops it
     for (const double value : {1e308, -1.0, 0.0, 2.5}) {
-      check_refused(column_key ? kModelCommands : kCommands, with(kBase, {{key, value}}), key, "must be an integer");
+      check_refused(kModelCommands, with(kBase, {{key, value}}), key, "must be an integer");
     }
   }
-  check_refused(kCommands, with(kBase, {{"training", {{"lora_rank", 0}}}}), "training.lora_rank", "must be an integer");
-  check_refused(kCommands, with(kBase, {{"training", {{"grad_accum", -4}}}}), "training.grad_accum", "must be an integer");
-  check_refused(kCommands, with(kBase, {{"training", {{"tokens", 1e308}}}}), "training.tokens", "must be a number");
-  check_refused(kCommands, with(kBase, {{"efficiency", {{"mfu", 0}}}}), "efficiency.mfu", "must be a number");
-  check_refused(kCommands, with(kBase, {{"headroom", -0.1}}), "headroom", "must be a number");
+  check_refused(kModelCommands, with(kBase, {{"training", {{"lora_rank", 0}}}}), "training.lora_rank", "must be an integer");
+  check_refused(kModelCommands, with(kBase, {{"training", {{"grad_accum", -4}}}}), "training.grad_accum", "must be an integer");
+  check_refused(kModelCommands, with(kBase, {{"training", {{"tokens", 1e308}}}}), "training.tokens", "must be a number");
+  check_refused(kModelCommands, with(kBase, {{"efficiency", {{"mfu", 0}}}}), "efficiency.mfu", "must be a number");
+  check_refused(kModelCommands, with(kBase, {{"headroom", -0.1}}), "headroom", "must be a number");
   const json explicit_model = {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"intermediate", 14336}, {"vocab", 128256}};
   check_refused(kModelCommands, json{{"model", with(explicit_model, {{"layers", 0}})}}, "model.layers", "must be");
   check_refused(kModelCommands, json{{"model", with(explicit_model, {{"hidden", -4096}})}}, "model.hidden", "must be");
@@ -128,8 +126,8 @@ TEST_CASE("Huge, negative and zero sizes are out of range", "[bad-input]") {
 
 TEST_CASE("NaN given as a string where a number is expected", "[bad-input]") {
   for (const char* text : {"nan", "NaN", "inf"}) {
-    check_refused(kCommands, with(kBase, {{"batch", text}}), "batch", "not string");
-    check_refused(kCommands, with(kBase, {{"headroom", text}}), "headroom", "not string");
+    check_refused(kModelCommands, with(kBase, {{"batch", text}}), "batch", "not string");
+    check_refused(kModelCommands, with(kBase, {{"headroom", text}}), "headroom", "not string");
     check_refused(kModelCommands, json{{"model", {{"params", text}}}}, "model.params", "not string");
     check_refused(kModelCommands, json{{"model", {{"hf_config", with(kLlamaConfig, {{"hidden_size", text}})}}}},
                   "model.hf_config.hidden_size", "not string");
@@ -140,11 +138,11 @@ TEST_CASE("Unknown ids name their field", "[bad-input]") {
   check_refused(kModelCommands, json{{"model", "no-such-model"}}, "model", "unknown preset id");
   check_refused("table", R"({"models": ["no-such-model"]})", "models", "unknown preset id");
   check_refused(kModelCommands, with(kBase, {{"gpu", "no-such-gpu"}}), "gpu", "unknown GPU id");
-  check_refused(kCommands, with(kBase, {{"filters", {{"gpus", {"a100-80gb", "no-such-gpu"}}}}}), "filters.gpus", "unknown GPU id");
+  check_refused(kModelCommands, with(kBase, {{"filters", {{"gpus", {"a100-80gb", "no-such-gpu"}}}}}), "filters.gpus", "unknown GPU id");
   check_refused(kModelCommands, with(kBase, {{"task", "no-such-task"}}), "task", "must be");
   check_refused(kModelCommands, with(kBase, {{"weights", "int3"}}), "weights", "must be");
-  check_refused(kCommands, with(kBase, {{"kv_cache", "int3"}}), "kv_cache", "must be");
-  check_refused(kCommands, with(kBase, {{"no_such_key", 1}}), "no_such_key", "unknown key");
+  check_refused(kModelCommands, with(kBase, {{"kv_cache", "int3"}}), "kv_cache", "must be");
+  check_refused(kModelCommands, with(kBase, {{"no_such_key", 1}}), "no_such_key", "unknown key");
   check_refused("launch", with(kBase, {{"plan", {{"instance", "no-such-instance"}}}}).dump(), "plan.instance", "no plan for instance type");
   check_refused("launch", with(kBase, {{"plan", {{"gpu", "no-such-gpu"}}}}).dump(), "plan.gpu", "unknown GPU id");
   check_refused("launch", with(kBase, {{"plan", {{"instance", 7}}}}).dump(), "plan.instance", "must be a string");
@@ -190,4 +188,28 @@ TEST_CASE("A 10 MB config.json is answered within seconds", "[bad-input]") {
       CHECK(seconds < 5);
     }
   }
+}
+
+TEST_CASE("The table names the field of a bad column edit, context or market key", "[bad-input]") {
+  auto column = [](const char* id, const json& edit) { return json{{"models", {"qwen2.5-0.5b"}}, {"columns", {{id, edit}}}}; };
+  check_refused({"table"}, column("lora-bf16", {{"batch", "8"}}), "columns.lora-bf16.batch", "not string");
+  for (const char* key : {"batch", "seq_len"}) {
+    for (const double value : {1e308, -1.0, 0.0, 2.5}) {
+      check_refused({"table"}, column("serve-bf16", {{key, value}}), std::string("columns.serve-bf16.") + key, "must be an integer");
+    }
+  }
+  check_refused({"table"}, column("lora-bf16", {{"training", {{"lora_rank", 0}}}}), "columns.lora-bf16.training.lora_rank", "must be an integer");
+  check_refused({"table"}, column("full-zero3", {{"training", {{"zero", "3"}}}}), "columns.full-zero3.training.zero", "must be 0, 1, 2 or 3");
+  check_refused({"table"}, column("serve-int4", {{"kv_cache", "int3"}}), "columns.serve-int4.kv_cache", "must be");
+  check_refused({"table"}, column("serve-int4", {{"gpus", 2}}), "columns.serve-int4.gpus", "the planner chooses");
+  check_refused({"table"}, json{{"context", {{"training", {{"tokens", 1e308}}}}}}, "context.training.tokens", "must be a number");
+  check_refused({"table"}, json{{"context", {{"seq_len", 2.5}}}}, "context.seq_len", "must be an integer");
+  check_refused({"table"}, json{{"filters", {{"gpus", "a100-80gb"}}}}, "filters.gpus", "array of strings");
+  check_refused({"table"}, json{{"filters", {{"gpus", {"a100-80gb", "no-such-gpu"}}}}}, "filters.gpus", "unknown GPU id");
+  check_refused({"table"}, json{{"efficiency", {{"mfu", 0}}}}, "efficiency.mfu", "must be a number");
+  check_refused({"table"}, json{{"headroom", -0.1}}, "headroom", "must be a number");
+  check_refused({"table"}, json{{"headroom", "nan"}}, "headroom", "not string");
+  // The page's scenario is not a table input: its keys are named, not silently applied.
+  check_refused({"table"}, kBase, "model", "not a table key");
+  check_refused({"table"}, json{{"no_such_key", 1}}, "no_such_key", "not a table key");
 }

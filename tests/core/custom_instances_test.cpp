@@ -167,8 +167,7 @@ TEST_CASE("launch and the table take custom instances", "[custom]") {
   CHECK(out["plan"]["gpu"] == "l4");
   CHECK(out["plan"]["source"] == "ranking");
 
-  json table_input = s;
-  table_input["models"] = {"qwen2.5-7b"};
+  const json table_input = {{"models", {"qwen2.5-7b"}}, {"pricing", s["pricing"]}};
   const json cells = run("table", table_input)["rows"][0]["cells"];
   CHECK(cells[0]["plan"]["instance"] == "my-box");  // serving BF16: a near-free L4 pair wins
 }
