@@ -115,6 +115,17 @@ const kindOf = (metric) => METRICS[metric] || 'speed';
 const isMemory = (kind) => kind.startsWith('memory');
 
 // Why an engine-budget figure is listed but not scored: the estimate has no such quantity yet.
+// Engine start-up figures read from the estimate's memory.engine (engine_accounting.cpp).
+const ENGINE_READS = {
+  vllm_kv_cache_available: (e) => e.kv_cache_bytes,
+  vllm_max_concurrency: (e) => e.max_concurrency,
+  vllm_non_torch: (e) => e.non_torch_bytes,
+  vllm_activation_peak: (e) => e.activation_peak_bytes,
+  vllm_cuda_graph: (e) => e.cuda_graph_bytes,
+  vllm_peak_torch: (e) => e.weights_bytes + e.activation_peak_bytes,
+  sglang_k_size: (e) => e.kv_cache_bytes / 2,
+  sglang_v_size: (e) => e.kv_cache_bytes / 2,
+};
 const NOT_MODELLED = {
   load_peak_memory_allocated: 'not scored: no model of the loading transient (shards, on-the-fly quantization) yet',
   gpu_memory_reported: 'not scored: the source does not say which counter (allocated, reserved, nvidia-smi) or which sequence length',
@@ -244,7 +255,7 @@ function engineOf(c, training) {
   return 'transformers';
 }
 
-const OPTIMIZERS = { adamw: 'adamw', adamw_torch: 'adamw', adamw_hf: 'adamw', adam: 'adamw', 'adamw-8bit': 'adamw-8bit',
+const OPTIMIZERS = { adamw: 'adamw', adamw_torch: 'adamw', adamw_torch_fused: 'adamw', paged_adamw_32bit: 'adamw', adamw_hf: 'adamw', adam: 'adamw', 'adamw-8bit': 'adamw-8bit',
   adamw_8bit: 'adamw-8bit', adamw_bnb_8bit: 'adamw-8bit', paged_adamw_8bit: 'paged-adamw-8bit', 'paged-adamw-8bit': 'paged-adamw-8bit',
   sgd: 'sgd', adafactor: 'adafactor' };
 
@@ -270,6 +281,12 @@ function genericScenario(c, model, catalog) {
   if (o.tp) s.tp = o.tp;
   if (o.pp) s.pp = o.pp;
   if (!training) {
+    // vLLM / SGLang start-up flags the log states (scenario "engine_options").
+    const eo = {};
+    for (const k of ['gpu_memory_utilization', 'max_model_len', 'max_num_seqs', 'max_num_batched_tokens', 'enforce_eager', 'block_size', 'mem_fraction_static']) {
+      if (o[k] !== undefined && o[k] !== null) eo[k] = o[k];
+    }
+    if (Object.keys(eo).length && ['vllm', 'sglang'].includes(s.engine)) s.engine_options = eo;
     s.batch = c.batch || 1;
     const seq = c.seq_len || (c.input_len || 0) + (c.output_len || 0) || o.max_model_len;
     if (seq) s.seq_len = seq;
@@ -285,7 +302,10 @@ function genericScenario(c, model, catalog) {
   if (o.grad_checkpointing !== undefined) t.grad_checkpointing = o.grad_checkpointing === true ? 'full' : o.grad_checkpointing === false ? 'none' : o.grad_checkpointing;
   if (o.lora_rank) t.lora_rank = o.lora_rank;
   if (o.optimizer) {
-    const opt = OPTIMIZERS[String(o.optimizer).toLowerCase()];
+    // "adamw_torch (HF Trainer default)", "torch.optim.AdamW (...)": the leading name decides.
+    const name = String(o.optimizer).toLowerCase();
+    const head = name.split(/[\s(]/)[0].replace(/^torch\.optim\./, '');
+    const opt = OPTIMIZERS[name] || OPTIMIZERS[head];
     if (!opt) return { skip: `optimizer "${o.optimizer}" not mapped` };
     t.optimizer = opt;
   }
@@ -317,17 +337,21 @@ function cover(c, presets, catalog) {
     return why ? { ...out, skip: why } : out;
   }
   if (isMemory(kind)) {
-    if (NOT_MODELLED[c.metric]) return { ...base, skip: NOT_MODELLED[c.metric] };
+    if (NOT_MODELLED[c.metric] && !ENGINE_READS[c.metric]) return { ...base, skip: NOT_MODELLED[c.metric] };
     const unitBytes = unitScale(c.unit);
     if (unitBytes === null) return { ...base, skip: `unit "${c.unit}" not understood` };
     if (!model) return { ...base, skip: 'no architecture or preset given' };
     const g = genericScenario(c, model, catalog);
     if (g.skip) return { ...base, skip: g.skip };
-    if (c.metric === 'nvidia_smi_used' && ['vllm', 'sglang', 'lmdeploy'].includes(g.scenario.engine)) {
+    if (ENGINE_READS[c.metric]) {
+      if (!g.scenario.gpu) return { ...base, skip: 'not scored: the engine budget needs the GPU, and the case names none in the catalog' };
+      return { ...base, read: 'engine', unitBytes, scenario: g.scenario };
+    }
+    if (c.metric === 'nvidia_smi_used' && g.scenario.engine === 'lmdeploy') {
       return { ...base, skip: 'not scored: the engine reserves a fixed share of the card (gpu_memory_utilization); no model of that budget yet' };
     }
     const read = {
-      peak_memory_allocated: 'peak_allocated', peak_memory_reserved: 'peak_allocated', max_sampled_memory_allocated: 'peak_allocated', nvidia_smi_used: 'peak_total', peak_allocated_plus_context: 'peak_total',
+      peak_memory_allocated: 'peak_allocated', peak_memory_reserved: 'peak_reserved', max_sampled_memory_allocated: 'peak_allocated', nvidia_smi_used: 'peak_total', peak_allocated_plus_context: 'peak_total',
       vllm_weights_loaded: 'weights', sglang_weights_loaded: 'weights', llamacpp_model_buffer: 'weights', model_file_size: 'weights_all_gpus',
       llamacpp_kv_buffer: 'kv_cache', vllm_kv_cache_tokens: 'kv_tokens', sglang_kv_tokens: 'kv_tokens', vllm_gpu_blocks: 'kv_blocks',
     }[c.metric];
@@ -409,8 +433,14 @@ function loggedKvBytes(c, byRun) {
 function predict(cov, est, c, byRun) {
   const m = est.memory;
   switch (cov.read) {
-    case 'peak_allocated': return (m.per_gpu_bytes - m.breakdown.runtime) / cov.unitBytes;
-    case 'peak_total': return m.per_gpu_bytes / cov.unitBytes;
+    case 'peak_allocated': return m.figures.allocated_bytes / cov.unitBytes;
+    case 'peak_reserved': return m.figures.reserved_bytes / cov.unitBytes;
+    case 'peak_total': return m.figures.nvidia_smi_bytes / cov.unitBytes;
+    case 'engine': {
+      if (!m.engine) return { skip: 'not scored: the estimate has no engine budget for this scenario' };
+      const v = ENGINE_READS[c.metric](m.engine);
+      return c.metric === 'vllm_max_concurrency' ? v : v / cov.unitBytes;
+    }
     case 'weights': return m.breakdown.weights / cov.unitBytes;
     case 'weights_all_gpus': return m.breakdown.weights * (cov.scenario.tp || 1) * (cov.scenario.pp || 1) / cov.unitBytes;
     case 'kv_cache': return m.breakdown.kv_cache / cov.unitBytes;
@@ -419,7 +449,12 @@ function predict(cov, est, c, byRun) {
       // KV cache tokens that the logged KV memory holds at the estimate's bytes per token and GPU:
       // tests the per-token KV size (layers, KV heads, head size, dtype, TP split), not the budget.
       const bytes = loggedKvBytes(c, byRun);
-      if (bytes === null) return { skip: 'not scored: no logged KV memory for this run, and no model of the KV budget yet' };
+      if (bytes === null) {
+        // No KV memory in the same log: the engine budget's own token count (vLLM / SGLang).
+        if (!m.engine) return { skip: 'not scored: no logged KV memory for this run and no engine budget (no GPU named)' };
+        const block = (c.engine_options && c.engine_options.block_size) || 16;
+        return cov.read === 'kv_tokens' ? m.engine.kv_tokens : m.engine.kv_tokens / block;
+      }
       const s = cov.scenario;
       const seq = s.seq_len || 2048;  // the scenario's default seq_len (shared/spec/scenario.md)
       const perToken = m.breakdown.kv_cache / ((s.batch || 1) * seq);
