@@ -313,6 +313,15 @@ function genericScenario(c, model, catalog) {
   if (o.offload_optimizer) t.offload_optimizer = true;
   if (o.offload_params) t.offload_params = true;
   if (o.master_weights !== undefined) t.master_weights = o.master_weights;
+  // Stated in the conditions: the model loaded in bf16, the Trainer keeps params, grads and
+  // AdamW states in it (no fp32 master copy).
+  if (o.master_weights === undefined && task === 'full' && /no fp32 master copy/i.test(c.conditions || '')) t.master_weights = false;
+  const LORA_TARGETS = { 'q_proj k_proj v_proj o_proj': 'attention', 'q_proj k_proj v_proj o_proj c_attn': 'attention',
+    'q_proj,v_proj': 'qv', 'query,value': 'qv', 'all-linear': 'all-linear', 'all linear': 'all-linear',
+    'all-linear (lora_target_linear)': 'all-linear', 'all linear (attention and MLP)': 'all-linear' };
+  if (o.lora_targets && LORA_TARGETS[o.lora_targets] && task !== 'full') t.lora_targets = LORA_TARGETS[o.lora_targets];
+  // Fused linear cross-entropy (Liger kernels) where the run's configuration names it.
+  if (/liger/i.test(String(o.framework_config || '')) || o.fused_linear_cross_entropy || o.use_liger_kernel) s.engine_options = { cross_entropy: 'fused' };
   s.training = t;
   return { scenario: s };
 }

@@ -21,6 +21,7 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
     if (*v >= 1) throw InputError("engine_options.mem_fraction_static", "must be below 1");
     o.mem_fraction_static = v;
   }
+  if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused"})) o.cross_entropy = *v;
   r.reject_unknown();
 }
 

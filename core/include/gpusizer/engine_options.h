@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace gpusizer {
 
@@ -15,6 +16,10 @@ struct EngineOptions {
   std::optional<bool> enforce_eager;              // vLLM --enforce-eager (no CUDA graphs)
   std::optional<int64_t> block_size;              // vLLM --block-size (tokens per KV block)
   std::optional<double> mem_fraction_static;      // SGLang --mem-fraction-static (0, 1)
+  // Training: how the loss meets the logits. "materialized" (default: HF ForCausalLMLoss, full
+  // bf16 logits + fp32 upcast + fp32 log-softmax), "chunked" (torchtune CEWithChunkedOutputLoss),
+  // "fused" (Liger / unsloth fused linear cross-entropy: logits never held whole).
+  std::string cross_entropy = "materialized";
 };
 
 }  // namespace gpusizer
