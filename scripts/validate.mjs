@@ -537,6 +537,7 @@ function evaluate(cases, bin) {
     const p = predict(r.cov, results[i].value, r.c, byRun);
     if (p && typeof p === 'object') { r.cov.skip = r.cov.skip || p.skip; return; }
     r.pred = p;
+    r.params = results[i].value.model && results[i].value.model.params;
     if (p === null) r.cov.skip = r.cov.skip || 'not covered: the estimate has no throughput/time for it yet';
     else if (!Number.isFinite(p)) r.cov.skip = r.cov.skip || 'prediction is not a finite number';
     else if (r.c.value > 0) r.err = p / r.c.value - 1;
@@ -646,6 +647,32 @@ function markdown(rows, sum, data) {
   return out.join('\n');
 }
 
+// core/data/ranges.json: per group (task kind x counter) the 10th/90th percentile of the held-out
+// relative errors of the three memory figures, and the model sizes measured; the core embeds it
+// (memory_ranges.cpp) to put an interval around each figure. Only held-out sources count.
+const FIGURE_OF_READ = { peak_allocated: 'allocated', peak_reserved: 'reserved', peak_total: 'nvidia_smi' };
+function rangesJson(rows) {
+  const groups = {};
+  for (const r of scoredOf(rows)) {
+    const figure = FIGURE_OF_READ[r.cov.read];
+    if (!figure || r.c._split !== 'held-out') continue;
+    const key = `${r.cov.scenario.task && r.cov.scenario.task !== 'inference' ? 'training' : 'inference'}.${figure}`;
+    (groups[key] = groups[key] || []).push(r);
+  }
+  const out = {};
+  for (const key of Object.keys(groups).sort()) {
+    const g = groups[key];
+    if (g.length < 10) continue;  // too few cases for a percentile
+    const errs = g.map((r) => r.err).sort((a, b) => a - b);
+    const params = g.map((r) => r.params).filter((p) => p > 0);
+    const round = (x) => Number(x.toFixed(4));
+    out[key] = { cases: g.length, sources: [...new Set(g.map((r) => r.c._source))].length,
+      p10: round(quantile(errs, 0.1)), p50: round(quantile(errs, 0.5)), p90: round(quantile(errs, 0.9)),
+      params_min: Math.min(...params), params_max: Math.max(...params) };
+  }
+  return JSON.stringify({ generated_by: 'scripts/validate.mjs (held-out sources; error = prediction / measurement - 1)', groups: out }, null, 1) + '\n';
+}
+
 function main() {
   const args = parseArgs(process.argv.slice(2));
   const data = loadData(args.data);
@@ -655,7 +682,15 @@ function main() {
   let text = markdown(rows, sum, data);
   const notes = join(ROOT, 'docs', 'validation-notes.md');
   try { text += '\n' + readFileSync(notes, 'utf8'); } catch { /* no hand-written notes */ }
+  const rangesPath = join(ROOT, 'core', 'data', 'ranges.json');
+  const ranges = rangesJson(rows);
   if (args.check) {
+    let currentRanges = '';
+    try { currentRanges = readFileSync(rangesPath, 'utf8'); } catch { /* missing counts as stale */ }
+    if (currentRanges !== ranges) {
+      console.error('core/data/ranges.json is stale: run scripts/validate, rebuild and commit both');
+      process.exit(1);
+    }
     let current = '';
     try { current = readFileSync(args.out, 'utf8'); } catch { /* missing counts as stale */ }
     if (current !== text) {
@@ -666,6 +701,7 @@ function main() {
     return;
   }
   writeFileSync(args.out, text);
+  if (args.data === join(ROOT, 'data', 'validation')) writeFileSync(rangesPath, ranges);
   console.log(`wrote ${relative(ROOT, args.out)}`);
 }
 

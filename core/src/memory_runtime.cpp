@@ -58,12 +58,19 @@ MemoryFigures memory_figures(const Scenario& s, const Gpu* gpu, const MemoryEsti
 void finish_memory(const Scenario& s, const Gpu* gpu, MemoryEstimate* m) {
   m->engine = engine_budget(s, gpu, *m);
   m->figures = memory_figures(s, gpu, *m);
+  m->ranges = memory_ranges(s, m->figures);
 }
 
 void add_memory_json(const MemoryEstimate& m, nlohmann::json* memory) {
   (*memory)["figures"] = {{"allocated_bytes", m.figures.allocated_bytes},
                           {"reserved_bytes", m.figures.reserved_bytes},
                           {"nvidia_smi_bytes", m.figures.nvidia_smi_bytes}};
+  nlohmann::json ranges = nlohmann::json::object();
+  for (const MemoryRange& r : m.ranges) {
+    ranges[r.figure] = {{"low_bytes", r.low_bytes}, {"high_bytes", r.high_bytes}, {"group", r.group},
+                        {"cases", r.cases}, {"far_from_data", r.far_from_data}};
+  }
+  (*memory)["ranges"] = ranges;
   if (m.engine) {
     const EngineBudget& e = *m.engine;
     (*memory)["engine"] = {{"engine", e.engine},

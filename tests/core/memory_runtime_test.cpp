@@ -99,3 +99,29 @@ TEST_CASE("engine_options: bad values name their field", "[engine_accounting]") 
   CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":{"max_seqs":4}})") == "engine_options.max_seqs");
   CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":3})") == "engine_options");
 }
+
+TEST_CASE("ranges: the held-out error percentiles of core/data/ranges.json bracket each figure", "[memory_ranges]") {
+  const Estimate e = run(R"({"model":"llama-3.1-8b","engine":"transformers","gpu":"a100-80gb"})");
+  REQUIRE_FALSE(e.memory.ranges.empty());
+  for (const MemoryRange& r : e.memory.ranges) {
+    INFO(r.group);
+    CHECK(r.group.rfind("inference.", 0) == 0);
+    CHECK(r.cases >= 10);
+    CHECK(r.low_bytes < r.high_bytes);
+    CHECK_FALSE(r.far_from_data);  // 8 B parameters: inside every inference group's span
+    const double value = r.figure == "allocated" ? e.memory.figures.allocated_bytes
+                       : r.figure == "reserved"  ? e.memory.figures.reserved_bytes
+                                                 : e.memory.figures.nvidia_smi_bytes;
+    // low = value / (1 + p90), high = value / (1 + p10): the ratio is fixed by the two percentiles
+    CHECK(r.high_bytes / r.low_bytes > 1);
+    CHECK(value / r.high_bytes > 0.5);
+  }
+  // A 0.5 B model is far below the measured inference runs (3-70 B parameters).
+  const Estimate tiny = run(R"({"model":"qwen2.5-0.5b","engine":"transformers","gpu":"a100-80gb"})");
+  REQUIRE_FALSE(tiny.memory.ranges.empty());
+  CHECK(tiny.memory.ranges.front().far_from_data);
+  // Training scenarios use the training groups.
+  const Estimate lora = run(R"({"model":"llama-3.1-8b","task":"lora","engine":"transformers","gpu":"a100-80gb"})");
+  REQUIRE_FALSE(lora.memory.ranges.empty());
+  CHECK(lora.memory.ranges.front().group.rfind("training.", 0) == 0);
+}

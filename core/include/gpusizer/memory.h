@@ -47,6 +47,16 @@ struct EngineBudget {
   int64_t max_num_batched_tokens = 0;
 };
 
+// Where measured runs like this one fell around a figure: the 10th-90th percentile of the
+// held-out relative errors of its group (core/data/ranges.json, written by scripts/validate.mjs).
+struct MemoryRange {
+  std::string figure;  // "allocated", "reserved" or "nvidia_smi"
+  std::string group;   // "inference.nvidia_smi", ...
+  double low_bytes = 0, high_bytes = 0;
+  int64_t cases = 0;
+  bool far_from_data = false;  // model size outside the measured cases' span (x/2 .. x2)
+};
+
 struct MemoryEstimate {
   MemoryBreakdown breakdown;  // per GPU, busiest GPU
   double per_gpu_bytes = 0;   // == breakdown.total()
@@ -55,6 +65,7 @@ struct MemoryEstimate {
   double trainable_params = 0;
   MemoryFigures figures;               // memory_runtime.cpp
   std::optional<EngineBudget> engine;  // vLLM / SGLang with a GPU chosen
+  std::vector<MemoryRange> ranges;     // memory_ranges.cpp, one per figure with data
   std::vector<Warning> warnings;
 };
 
@@ -77,6 +88,8 @@ double live_elements_per_token(const Architecture& a);
 void finish_memory(const Scenario& s, const Gpu* gpu, MemoryEstimate* m);
 // The three figures of a finished estimate.
 MemoryFigures memory_figures(const Scenario& s, const Gpu* gpu, const MemoryEstimate& m);
+// memory_ranges.cpp: the calibrated intervals around each figure (empty where no data).
+std::vector<MemoryRange> memory_ranges(const Scenario& s, const MemoryFigures& f);
 // Adds "figures" and, when present, "engine" to the estimate's "memory" JSON object.
 void add_memory_json(const MemoryEstimate& m, nlohmann::json* memory);
 // engine_accounting.cpp: vLLM's / SGLang's start-up budget; nullopt for other engines or no GPU.
