@@ -115,6 +115,17 @@ const kindOf = (metric) => METRICS[metric] || 'speed';
 const isMemory = (kind) => kind.startsWith('memory');
 
 // Why an engine-budget figure is listed but not scored: the estimate has no such quantity yet.
+// Engine start-up figures read from the estimate's memory.engine (engine_accounting.cpp).
+const ENGINE_READS = {
+  vllm_kv_cache_available: (e) => e.kv_cache_bytes,
+  vllm_max_concurrency: (e) => e.max_concurrency,
+  vllm_non_torch: (e) => e.non_torch_bytes,
+  vllm_activation_peak: (e) => e.activation_peak_bytes,
+  vllm_cuda_graph: (e) => e.cuda_graph_bytes,
+  vllm_peak_torch: (e) => e.weights_bytes + e.activation_peak_bytes,
+  sglang_k_size: (e) => e.kv_cache_bytes / 2,
+  sglang_v_size: (e) => e.kv_cache_bytes / 2,
+};
 const NOT_MODELLED = {
   load_peak_memory_allocated: 'not scored: no model of the loading transient (shards, on-the-fly quantization) yet',
   gpu_memory_reported: 'not scored: the source does not say which counter (allocated, reserved, nvidia-smi) or which sequence length',
@@ -244,7 +255,7 @@ function engineOf(c, training) {
   return 'transformers';
 }
 
-const OPTIMIZERS = { adamw: 'adamw', adamw_torch: 'adamw', adamw_hf: 'adamw', adam: 'adamw', 'adamw-8bit': 'adamw-8bit',
+const OPTIMIZERS = { adamw: 'adamw', adamw_torch: 'adamw', adamw_torch_fused: 'adamw', paged_adamw_32bit: 'adamw', adamw_hf: 'adamw', adam: 'adamw', 'adamw-8bit': 'adamw-8bit',
   adamw_8bit: 'adamw-8bit', adamw_bnb_8bit: 'adamw-8bit', paged_adamw_8bit: 'paged-adamw-8bit', 'paged-adamw-8bit': 'paged-adamw-8bit',
   sgd: 'sgd', adafactor: 'adafactor' };
 
@@ -270,6 +281,12 @@ function genericScenario(c, model, catalog) {
   if (o.tp) s.tp = o.tp;
   if (o.pp) s.pp = o.pp;
   if (!training) {
+    // vLLM / SGLang start-up flags the log states (scenario "engine_options").
+    const eo = {};
+    for (const k of ['gpu_memory_utilization', 'max_model_len', 'max_num_seqs', 'max_num_batched_tokens', 'enforce_eager', 'block_size', 'mem_fraction_static']) {
+      if (o[k] !== undefined && o[k] !== null) eo[k] = o[k];
+    }
+    if (Object.keys(eo).length && ['vllm', 'sglang'].includes(s.engine)) s.engine_options = eo;
     s.batch = c.batch || 1;
     const seq = c.seq_len || (c.input_len || 0) + (c.output_len || 0) || o.max_model_len;
     if (seq) s.seq_len = seq;
@@ -285,7 +302,10 @@ function genericScenario(c, model, catalog) {
   if (o.grad_checkpointing !== undefined) t.grad_checkpointing = o.grad_checkpointing === true ? 'full' : o.grad_checkpointing === false ? 'none' : o.grad_checkpointing;
   if (o.lora_rank) t.lora_rank = o.lora_rank;
   if (o.optimizer) {
-    const opt = OPTIMIZERS[String(o.optimizer).toLowerCase()];
+    // "adamw_torch (HF Trainer default)", "torch.optim.AdamW (...)": the leading name decides.
+    const name = String(o.optimizer).toLowerCase();
+    const head = name.split(/[\s(]/)[0].replace(/^torch\.optim\./, '');
+    const opt = OPTIMIZERS[name] || OPTIMIZERS[head];
     if (!opt) return { skip: `optimizer "${o.optimizer}" not mapped` };
     t.optimizer = opt;
   }
@@ -293,6 +313,15 @@ function genericScenario(c, model, catalog) {
   if (o.offload_optimizer) t.offload_optimizer = true;
   if (o.offload_params) t.offload_params = true;
   if (o.master_weights !== undefined) t.master_weights = o.master_weights;
+  // Stated in the conditions: the model loaded in bf16, the Trainer keeps params, grads and
+  // AdamW states in it (no fp32 master copy).
+  if (o.master_weights === undefined && task === 'full' && /no fp32 master copy/i.test(c.conditions || '')) t.master_weights = false;
+  const LORA_TARGETS = { 'q_proj k_proj v_proj o_proj': 'attention', 'q_proj k_proj v_proj o_proj c_attn': 'attention',
+    'q_proj,v_proj': 'qv', 'query,value': 'qv', 'all-linear': 'all-linear', 'all linear': 'all-linear',
+    'all-linear (lora_target_linear)': 'all-linear', 'all linear (attention and MLP)': 'all-linear' };
+  if (o.lora_targets && LORA_TARGETS[o.lora_targets] && task !== 'full') t.lora_targets = LORA_TARGETS[o.lora_targets];
+  // Fused linear cross-entropy (Liger kernels) where the run's configuration names it.
+  if (/liger/i.test(String(o.framework_config || '')) || o.fused_linear_cross_entropy || o.use_liger_kernel) s.engine_options = { cross_entropy: 'fused' };
   s.training = t;
   return { scenario: s };
 }
@@ -317,17 +346,21 @@ function cover(c, presets, catalog) {
     return why ? { ...out, skip: why } : out;
   }
   if (isMemory(kind)) {
-    if (NOT_MODELLED[c.metric]) return { ...base, skip: NOT_MODELLED[c.metric] };
+    if (NOT_MODELLED[c.metric] && !ENGINE_READS[c.metric]) return { ...base, skip: NOT_MODELLED[c.metric] };
     const unitBytes = unitScale(c.unit);
     if (unitBytes === null) return { ...base, skip: `unit "${c.unit}" not understood` };
     if (!model) return { ...base, skip: 'no architecture or preset given' };
     const g = genericScenario(c, model, catalog);
     if (g.skip) return { ...base, skip: g.skip };
-    if (c.metric === 'nvidia_smi_used' && ['vllm', 'sglang', 'lmdeploy'].includes(g.scenario.engine)) {
+    if (ENGINE_READS[c.metric]) {
+      if (!g.scenario.gpu) return { ...base, skip: 'not scored: the engine budget needs the GPU, and the case names none in the catalog' };
+      return { ...base, read: 'engine', unitBytes, scenario: g.scenario };
+    }
+    if (c.metric === 'nvidia_smi_used' && g.scenario.engine === 'lmdeploy') {
       return { ...base, skip: 'not scored: the engine reserves a fixed share of the card (gpu_memory_utilization); no model of that budget yet' };
     }
     const read = {
-      peak_memory_allocated: 'peak_allocated', peak_memory_reserved: 'peak_allocated', max_sampled_memory_allocated: 'peak_allocated', nvidia_smi_used: 'peak_total', peak_allocated_plus_context: 'peak_total',
+      peak_memory_allocated: 'peak_allocated', peak_memory_reserved: 'peak_reserved', max_sampled_memory_allocated: 'peak_allocated', nvidia_smi_used: 'peak_total', peak_allocated_plus_context: 'peak_total',
       vllm_weights_loaded: 'weights', sglang_weights_loaded: 'weights', llamacpp_model_buffer: 'weights', model_file_size: 'weights_all_gpus',
       llamacpp_kv_buffer: 'kv_cache', vllm_kv_cache_tokens: 'kv_tokens', sglang_kv_tokens: 'kv_tokens', vllm_gpu_blocks: 'kv_blocks',
     }[c.metric];
@@ -409,8 +442,14 @@ function loggedKvBytes(c, byRun) {
 function predict(cov, est, c, byRun) {
   const m = est.memory;
   switch (cov.read) {
-    case 'peak_allocated': return (m.per_gpu_bytes - m.breakdown.runtime) / cov.unitBytes;
-    case 'peak_total': return m.per_gpu_bytes / cov.unitBytes;
+    case 'peak_allocated': return m.figures.allocated_bytes / cov.unitBytes;
+    case 'peak_reserved': return m.figures.reserved_bytes / cov.unitBytes;
+    case 'peak_total': return m.figures.nvidia_smi_bytes / cov.unitBytes;
+    case 'engine': {
+      if (!m.engine) return { skip: 'not scored: the estimate has no engine budget for this scenario' };
+      const v = ENGINE_READS[c.metric](m.engine);
+      return c.metric === 'vllm_max_concurrency' ? v : v / cov.unitBytes;
+    }
     case 'weights': return m.breakdown.weights / cov.unitBytes;
     case 'weights_all_gpus': return m.breakdown.weights * (cov.scenario.tp || 1) * (cov.scenario.pp || 1) / cov.unitBytes;
     case 'kv_cache': return m.breakdown.kv_cache / cov.unitBytes;
@@ -419,7 +458,12 @@ function predict(cov, est, c, byRun) {
       // KV cache tokens that the logged KV memory holds at the estimate's bytes per token and GPU:
       // tests the per-token KV size (layers, KV heads, head size, dtype, TP split), not the budget.
       const bytes = loggedKvBytes(c, byRun);
-      if (bytes === null) return { skip: 'not scored: no logged KV memory for this run, and no model of the KV budget yet' };
+      if (bytes === null) {
+        // No KV memory in the same log: the engine budget's own token count (vLLM / SGLang).
+        if (!m.engine) return { skip: 'not scored: no logged KV memory for this run and no engine budget (no GPU named)' };
+        const block = (c.engine_options && c.engine_options.block_size) || 16;
+        return cov.read === 'kv_tokens' ? m.engine.kv_tokens : m.engine.kv_tokens / block;
+      }
       const s = cov.scenario;
       const seq = s.seq_len || 2048;  // the scenario's default seq_len (shared/spec/scenario.md)
       const perToken = m.breakdown.kv_cache / ((s.batch || 1) * seq);
@@ -493,6 +537,7 @@ function evaluate(cases, bin) {
     const p = predict(r.cov, results[i].value, r.c, byRun);
     if (p && typeof p === 'object') { r.cov.skip = r.cov.skip || p.skip; return; }
     r.pred = p;
+    r.params = results[i].value.model && results[i].value.model.params;
     if (p === null) r.cov.skip = r.cov.skip || 'not covered: the estimate has no throughput/time for it yet';
     else if (!Number.isFinite(p)) r.cov.skip = r.cov.skip || 'prediction is not a finite number';
     else if (r.c.value > 0) r.err = p / r.c.value - 1;
@@ -558,15 +603,16 @@ function markdown(rows, sum, data) {
     'constant was fitted to them (errors on them are **out-of-sample**). Groups are keyed by the case\'s `group`',
     'and by the kind of figure, so speed and memory, and peak memory vs an engine\'s start-up accounting,',
     'are never pooled. How each metric is compared:', '',
-    '- peak memory, by counter: allocated (`max_memory_allocated`, torchtune\'s peak) against `per_gpu_bytes - runtime`;',
-    '  reserved (`max_memory_reserved`) likewise, since the estimate does not yet split out the allocator\'s extra;',
-    '  nvidia-smi / NVML figures against `per_gpu_bytes`; a table that does not say which counter is not scored;',
+    '- peak memory, by counter: allocated (`max_memory_allocated`, torchtune\'s peak) against `memory.figures.allocated_bytes`;',
+    '  reserved (`max_memory_reserved`) against `figures.reserved_bytes`; nvidia-smi / NVML figures against',
+    '  `figures.nvidia_smi_bytes` (for vLLM/SGLang at least their budget); a table that does not say which counter is not scored;',
     '- weights: vLLM\'s "Model loading took" and SGLang\'s weight load against `breakdown.weights` per GPU; GGUF',
     '  model sizes against the whole model\'s weights;',
     '- KV cache: llama.cpp\'s KV buffer against `breakdown.kv_cache`; vLLM/SGLang KV **tokens** (and vLLM GPU',
     '  blocks of 16 tokens) against the KV memory the same log reports divided by the estimate\'s KV bytes per token',
-    '  and GPU. This tests the per-token KV size, not the budget: the budget itself (KV memory left, non-torch,',
-    '  activation peak, CUDA graphs, concurrency) is listed as "not scored" until gpusizer models it;',
+    '  and GPU (this tests the per-token KV size); where the log gives no KV memory, the engine budget\'s own tokens;',
+    '- engine budget: vLLM\'s KV memory, concurrency, non-torch, activation peak, CUDA graphs and SGLang\'s K/V sizes',
+    '  against `memory.engine` (gpu_memory_utilization, max_model_len, max_num_seqs ... from the case\'s engine_options);',
     '- speed and time: the estimate\'s `throughput` / `time` keys of the same name.', '',
     'GB and GiB follow each case\'s `unit`. Cases whose conditions use a technique no scenario field expresses',
     'are listed but not scored.', '',
@@ -602,6 +648,32 @@ function markdown(rows, sum, data) {
   return out.join('\n');
 }
 
+// core/data/ranges.json: per group (task kind x counter) the 10th/90th percentile of the held-out
+// relative errors of the three memory figures, and the model sizes measured; the core embeds it
+// (memory_ranges.cpp) to put an interval around each figure. Only held-out sources count.
+const FIGURE_OF_READ = { peak_allocated: 'allocated', peak_reserved: 'reserved', peak_total: 'nvidia_smi' };
+function rangesJson(rows) {
+  const groups = {};
+  for (const r of scoredOf(rows)) {
+    const figure = FIGURE_OF_READ[r.cov.read];
+    if (!figure || r.c._split !== 'held-out') continue;
+    const key = `${r.cov.scenario.task && r.cov.scenario.task !== 'inference' ? 'training' : 'inference'}.${figure}`;
+    (groups[key] = groups[key] || []).push(r);
+  }
+  const out = {};
+  for (const key of Object.keys(groups).sort()) {
+    const g = groups[key];
+    if (g.length < 10) continue;  // too few cases for a percentile
+    const errs = g.map((r) => r.err).sort((a, b) => a - b);
+    const params = g.map((r) => r.params).filter((p) => p > 0);
+    const round = (x) => Number(x.toFixed(4));
+    out[key] = { cases: g.length, sources: [...new Set(g.map((r) => r.c._source))].length,
+      p10: round(quantile(errs, 0.1)), p50: round(quantile(errs, 0.5)), p90: round(quantile(errs, 0.9)),
+      params_min: Math.min(...params), params_max: Math.max(...params) };
+  }
+  return JSON.stringify({ generated_by: 'scripts/validate.mjs (held-out sources; error = prediction / measurement - 1)', groups: out }, null, 1) + '\n';
+}
+
 function main() {
   const args = parseArgs(process.argv.slice(2));
   const data = loadData(args.data);
@@ -611,7 +683,15 @@ function main() {
   let text = markdown(rows, sum, data);
   const notes = join(ROOT, 'docs', 'validation-notes.md');
   try { text += '\n' + readFileSync(notes, 'utf8'); } catch { /* no hand-written notes */ }
+  const rangesPath = join(ROOT, 'core', 'data', 'ranges.json');
+  const ranges = rangesJson(rows);
   if (args.check) {
+    let currentRanges = '';
+    try { currentRanges = readFileSync(rangesPath, 'utf8'); } catch { /* missing counts as stale */ }
+    if (currentRanges !== ranges) {
+      console.error('core/data/ranges.json is stale: run scripts/validate, rebuild and commit both');
+      process.exit(1);
+    }
     let current = '';
     try { current = readFileSync(args.out, 'utf8'); } catch { /* missing counts as stale */ }
     if (current !== text) {
@@ -622,6 +702,7 @@ function main() {
     return;
   }
   writeFileSync(args.out, text);
+  if (args.data === join(ROOT, 'data', 'validation')) writeFileSync(rangesPath, ranges);
   console.log(`wrote ${relative(ROOT, args.out)}`);
 }
 

@@ -141,6 +141,7 @@ nlohmann::json to_json(const Estimate& e) {
                                 {"kv_cache", b.kv_cache}, {"runtime", b.runtime}}},
                  {"host_bytes", e.memory.host_bytes},
                  {"kv_bytes_per_token", e.memory.kv_bytes_per_token}};
+  add_memory_json(e.memory, &j["memory"]);  // figures, engine budget, range (memory_runtime.cpp)
   if (e.gpu) {
     j["gpu"] = {{"id", e.gpu->id}, {"memory_bytes", e.gpu->memory_bytes}, {"usable_bytes", e.gpu->usable_bytes}, {"fits", e.gpu->fits}};
   }

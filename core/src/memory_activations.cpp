@@ -2,6 +2,7 @@
 // arXiv:2205.05198, sec. 4, generalized to gated MLPs, GQA, MLA and MoE), checkpointing,
 // pipeline in-flight micro-batches and the logits/loss buffers.
 #include <algorithm>
+#include <string>
 
 #include "gpusizer/memory.h"
 #include "gpusizer/memory_training.h"
@@ -18,6 +19,10 @@ constexpr double kFp32 = 4;
 // softmax and its gradient in place (4).
 constexpr double kHfLogitBytes = 2 + 4 + 4;
 constexpr double kMegatronLogitBytes = 2 + 4;
+constexpr double kFp32Bytes = 4;
+constexpr double kHalfBytes = 2;
+// torchtune CEWithChunkedOutputLoss(num_output_chunks=8) (torchtune/modules/loss/ce_chunked_output_loss.py).
+constexpr double kCeChunks = 8;
 
 double d(int64_t v) { return static_cast<double>(v); }
 
@@ -117,8 +122,21 @@ ActivationLayout activation_layout(const Scenario& s) {
 }
 
 double logits_bytes(const Scenario& s) {
-  const double per_entry = s.engine == Engine::Megatron ? kMegatronLogitBytes : kHfLogitBytes;
-  return d(s.batch) * d(s.seq_len) * d(s.model.vocab) / d(s.tp) * per_entry;
+  const double tokens = d(s.batch) * d(s.seq_len);
+  const std::string& ce = s.engine_options.cross_entropy;
+  if (ce == "fused") {
+    // Liger FusedLinearCrossEntropy (liger_kernel/ops/fused_linear_cross_entropy.py): chunks of
+    // about BT x H / V tokens, so one chunk's fp32 logits hold BT x H x 4 bytes; plus the
+    // gradient of the final hidden states (BT x H, 16-bit) kept from the forward.
+    return tokens * d(s.model.hidden) * (kFp32Bytes + kHalfBytes);
+  }
+  double per_entry = s.engine == Engine::Megatron ? kMegatronLogitBytes : kHfLogitBytes;
+  if (ce == "chunked") {
+    // torchtune CEWithChunkedOutputLoss: the bf16 logits (2) stay whole; the fp32 upcast and
+    // log-softmax (4 + 4) exist for one of its 8 chunks at a time (num_output_chunks = 8).
+    per_entry = kHalfBytes + (kFp32Bytes + kFp32Bytes) / kCeChunks;
+  }
+  return tokens * d(s.model.vocab) / d(s.tp) * per_entry;
 }
 
 double training_activation_bytes(const Scenario& s) {

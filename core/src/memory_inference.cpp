@@ -38,6 +38,8 @@ int64_t prefill_chunk_tokens(const Scenario& s) {
   }
 }
 
+}  // namespace
+
 // Elements alive per token at the peak of one block's forward pass (no autograd): three
 // hidden-size tensors (residual, normed input, sub-layer output) plus the wider of the attention
 // projections and the MLP (gated: gate/up output, activation, product = 3 x intermediate).
@@ -61,6 +63,8 @@ double live_elements_per_token(const Architecture& a) {
   }
   return 3 * h + std::max(mlp, attn);
 }
+
+namespace {
 
 double activation_bytes(const Scenario& s) {
   const Architecture& a = s.model;
@@ -149,7 +153,9 @@ MemoryEstimate inference_memory(const Scenario& s, const Gpu* gpu) {
 }
 
 MemoryEstimate estimate_memory(const Scenario& s, const Gpu* gpu) {
-  return is_training(s.task) ? training_memory(s, gpu) : inference_memory(s, gpu);
+  MemoryEstimate m = is_training(s.task) ? training_memory(s, gpu) : inference_memory(s, gpu);
+  finish_memory(s, gpu, &m);  // allocated / reserved / nvidia-smi, engine budget (memory_runtime.cpp)
+  return m;
 }
 
 }  // namespace gpusizer

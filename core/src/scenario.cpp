@@ -6,6 +6,7 @@
 #include "gpusizer/error.h"
 #include "gpusizer/model_names.h"
 #include "json_reader.h"
+#include "engine_options_parse.h"
 
 namespace gpusizer {
 namespace {
@@ -369,6 +370,7 @@ Scenario parse_scenario(const nlohmann::json& input) {
       (s.task == Task::Lora || s.task == Task::Qlora) ? Checkpointing::Full : Checkpointing::None;
   parse_training(r, &s);
   parse_efficiency(r, &s);
+  parse_engine_options(r, &s);  // engine_options.cpp
   if (auto v = r.number("headroom", 0, 0.9, false)) s.headroom = *v;
   parse_pricing(r, &s);
   parse_filters(r, &s);

@@ -214,3 +214,21 @@ TEST_CASE("Training breakdown sums to the total and logits scale with the vocabu
   const Scenario s = parse_scenario(json{{"model", "qwen2.5-7b"}, {"task", "full"}, {"seq_len", 8192}});
   CHECK(logits_bytes(s) == Approx(8192.0 * 152064 * 10));
 }
+
+TEST_CASE("engine_options.cross_entropy: chunked and fused losses hold less of the logits", "[memory][training]") {
+  json base = {{"model", "llama-3.1-8b"}, {"task", "lora"}, {"engine", "transformers"}, {"batch", 4}, {"seq_len", 4096}};
+  const double tokens = 4.0 * 4096;
+  Scenario s = parse_scenario(base);
+  CHECK(logits_bytes(s) == Approx(tokens * 128256 * 10));  // bf16 + fp32 upcast + fp32 log-softmax
+  base["engine_options"] = {{"cross_entropy", "chunked"}};
+  s = parse_scenario(base);
+  CHECK(logits_bytes(s) == Approx(tokens * 128256 * 3));  // bf16 whole, fp32 pair one chunk of 8
+  base["engine_options"] = {{"cross_entropy", "fused"}};
+  s = parse_scenario(base);
+  CHECK(logits_bytes(s) == Approx(tokens * 4096 * 6));  // one chunk's fp32 logits + bf16 grad input
+  const double fused_total = memory_of(base).per_gpu_bytes;
+  base.erase("engine_options");
+  CHECK(memory_of(base).per_gpu_bytes > fused_total);
+  base["engine_options"] = {{"cross_entropy", "liger"}};
+  CHECK_THROWS_AS(parse_scenario(base), InputError);
+}

@@ -11,6 +11,7 @@
 
 #include "gpusizer/architecture.h"
 #include "gpusizer/catalog.h"
+#include "gpusizer/engine_options.h"
 #include "gpusizer/precision.h"
 
 namespace gpusizer {
@@ -95,6 +96,7 @@ struct Scenario {
   bool gpus_set = false, tp_set = false, pp_set = false, zero_set = false;
   Training training;
   Efficiency efficiency;
+  EngineOptions engine_options;  // vLLM / SGLang start-up options (engine_options.cpp)
   double headroom = 0.10;  // share of GPU memory the planner keeps free
   Pricing pricing;
   Filters filters;

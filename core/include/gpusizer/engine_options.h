@@ -1,0 +1,25 @@
+// Serving-engine start-up options that change memory accounting (vLLM, SGLang): the scenario's
+// "engine_options" object (docs/scenario.md). Unset fields take the engine's documented default.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace gpusizer {
+
+struct EngineOptions {
+  std::optional<double> gpu_memory_utilization;   // vLLM --gpu-memory-utilization (0, 1]
+  std::optional<int64_t> max_model_len;           // vLLM --max-model-len (tokens)
+  std::optional<int64_t> max_num_seqs;            // vLLM --max-num-seqs
+  std::optional<int64_t> max_num_batched_tokens;  // vLLM --max-num-batched-tokens
+  std::optional<bool> enforce_eager;              // vLLM --enforce-eager (no CUDA graphs)
+  std::optional<int64_t> block_size;              // vLLM --block-size (tokens per KV block)
+  std::optional<double> mem_fraction_static;      // SGLang --mem-fraction-static (0, 1)
+  // Training: how the loss meets the logits. "materialized" (default: HF ForCausalLMLoss, full
+  // bf16 logits + fp32 upcast + fp32 log-softmax), "chunked" (torchtune CEWithChunkedOutputLoss),
+  // "fused" (Liger / unsloth fused linear cross-entropy: logits never held whole).
+  std::string cross_entropy = "materialized";
+};
+
+}  // namespace gpusizer

@@ -1,0 +1,28 @@
+// The scenario's "engine_options": vLLM / SGLang start-up flags that set the memory budget.
+#include "engine_options_parse.h"
+
+#include "gpusizer/error.h"
+
+namespace gpusizer {
+
+void parse_engine_options(JsonReader& top, Scenario* s) {
+  if (!top.has("engine_options")) return;
+  require_object(top.raw("engine_options"), "engine_options");
+  JsonReader r(top.raw("engine_options"), "engine_options");
+  EngineOptions& o = s->engine_options;
+  constexpr int64_t kMaxTokens = int64_t{1} << 24;  // 16 M tokens: beyond any published context
+  o.gpu_memory_utilization = r.number("gpu_memory_utilization", 0, 1, true);
+  o.max_model_len = r.integer("max_model_len", 1, kMaxTokens);
+  o.max_num_seqs = r.integer("max_num_seqs", 1, 1 << 20);
+  o.max_num_batched_tokens = r.integer("max_num_batched_tokens", 1, kMaxTokens);
+  o.enforce_eager = r.boolean("enforce_eager");
+  o.block_size = r.integer("block_size", 1, 4096);
+  if (auto v = r.number("mem_fraction_static", 0, 1, true)) {
+    if (*v >= 1) throw InputError("engine_options.mem_fraction_static", "must be below 1");
+    o.mem_fraction_static = v;
+  }
+  if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused"})) o.cross_entropy = *v;
+  r.reject_unknown();
+}
+
+}  // namespace gpusizer
