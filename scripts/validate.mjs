@@ -393,6 +393,15 @@ function coverSpeed(c, model, base, catalog) {
         return { ...base, skip: 'not scored: the source gives no sequence length for its micro-batches' };
       }
     } else {
+      const o = sc.c.engine_options || {};
+      // llama.cpp (--split-mode layer, its default) and transformers device_map split layers across GPUs.
+      if (['llama.cpp', 'transformers'].includes(scenario.engine) && scenario.gpus > 1 && !(o.tp > 1) && !o.pp &&
+          o.split_mode !== 'row') {
+        scenario.pp = scenario.gpus; scenario.tp = 1;
+      }
+      if (o.split_mode === 'row' && scenario.gpus > 1) { scenario.tp = scenario.gpus; scenario.pp = 1; }
+      const graphs = o.enforce_eager === true ? false : typeof o.cuda_graphs === 'boolean' ? o.cuda_graphs : undefined;
+      if (graphs !== undefined) scenario.efficiency = { ...(scenario.efficiency || {}), cuda_graphs: graphs };
       const conc = concurrencyOf(sc.c);
       if (conc.skip) return { ...base, skip: conc.skip };
       scenario.batch = conc.batch;
@@ -514,7 +523,8 @@ function predict(cov, est, c, byRun) {
       const gen = predict({ ...cov, read: 'generation_incl_prefill' }, est, c);
       return gen && s.output_tokens ? gen * (s.prompt_tokens + s.output_tokens) / s.output_tokens : null;
     }
-    case 'tpot':  // seconds per output token of one request: the batch shares the aggregate decode rate
+    case 'tpot':  // seconds per output token of one request, the batch's chunked prefill included
+      if (t.time_per_output_token_s) return t.time_per_output_token_s;
       return t.decode_tokens_per_s ? (cov.scenario.batch || 1) / t.decode_tokens_per_s : null;
     case 'mean_ttft': {
       // A burst of B prompts prefilled first-come first-served: the mean request waits for (B + 1) / 2
@@ -691,6 +701,24 @@ function printSummary(sum) {
   for (const l of sum.splitKind) console.log(row(`${l.split}: ${l.kind.replace(/\*/g, '')}`, l, l.cases));
 }
 
+// Issue 12's targets for held-out speed: share within 25 %, and each group's median.
+function speedTargets(rows) {
+  const held = scoredOf(rows.filter((r) => r.c._split === 'held-out' && !isMemory(r.cov.kind)));
+  const abs = held.map((r) => Math.abs(r.err));
+  const w25 = (a) => (a.length ? a.filter((e) => e <= 0.25).length / a.length : NaN);
+  const out = ['', '## Held-out speed against the targets', '',
+    `All held-out speed figures: ${abs.length} scored, ${pct(w25(abs))} within 25 % (target 60 %).`, '',
+    '| group | scored | median abs. error | within 25 % | 10th-90th percentile of signed error |', '|---|---|---|---|---|'];
+  const groups = [...new Set(held.map((r) => r.c.group))].sort();
+  for (const g of groups) {
+    const mine = held.filter((r) => r.c.group === g);
+    const a = mine.map((r) => Math.abs(r.err));
+    const signed = mine.map((r) => r.err).sort((x, y) => x - y);
+    out.push(`| ${g} | ${a.length} | ${pct(stats(mine.map((r) => r.err)).median)} | ${pct(w25(a))} | ${pct(quantile(signed, 0.1))} to ${pct(quantile(signed, 0.9))} |`);
+  }
+  return out;
+}
+
 function markdown(rows, sum, data) {
   const srcNote = (ids) => ids.map((id) => `\`${id}\``).join(', ');
   const out = ['# Validation against published measurements', '',
@@ -717,6 +745,7 @@ function markdown(rows, sum, data) {
     '## Summary by split', '',
     '| split | kind | scored / cases | median abs. error | p90 abs. error | within 10 % |', '|---|---|---|---|---|---|'];
   for (const l of sum.splitKind) out.push(`| ${SPLIT_LABEL[l.split]} | ${l.kind} | ${l.n} / ${l.cases} | ${pct(l.median)} | ${pct(l.p90)} | ${pct(l.within10)} |`);
+  out.push(...speedTargets(rows));
   out.push('', '## Summary by group', '',
     '| group · kind | split | sources | scored / cases | median abs. error | p90 abs. error | within 10 % |', '|---|---|---|---|---|---|---|');
   for (const l of sum.lines) out.push(`| ${l.key} | ${SPLIT_LABEL[l.split]} | ${srcNote(l.sources)} | ${l.n} / ${l.cases} | ${pct(l.median)} | ${pct(l.p90)} | ${pct(l.within10)} |`);

@@ -133,6 +133,7 @@ void parse_efficiency(JsonReader& top, Scenario* s) {
   JsonReader r(top.raw("efficiency"), "efficiency");
   if (auto v = r.number("mfu", 0, 1, true)) s->efficiency.mfu = *v;
   if (auto v = r.number("bandwidth", 0, 1, true)) s->efficiency.bandwidth = *v;
+  if (auto v = r.boolean("cuda_graphs")) s->efficiency.cuda_graphs = *v;
   r.reject_unknown();
 }
 
@@ -401,6 +402,7 @@ nlohmann::json scenario_to_json(const Scenario& s) {
   }
   if (s.efficiency.mfu) j["efficiency"]["mfu"] = *s.efficiency.mfu;
   if (s.efficiency.bandwidth) j["efficiency"]["bandwidth"] = *s.efficiency.bandwidth;
+  if (s.efficiency.cuda_graphs) j["efficiency"]["cuda_graphs"] = *s.efficiency.cuda_graphs;
   j["headroom"] = s.headroom;
   const Pricing& p = s.pricing;
   j["pricing"]["currency"] = p.currency;

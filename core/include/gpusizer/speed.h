@@ -18,6 +18,7 @@ struct Throughput {
   double train_tokens_per_s = 0;       // training tokens per second
   double generation_tokens_per_s = 0;  // output tokens / (prefill + decode) of one batch of requests
   double time_to_first_token_s = 0;    // prefill of one batch of requests
+  double time_per_output_token_s = 0;  // one request's mean time per output token, the batch's prefill chunks included
   double flops_utilization = 0;        // training: share of peak FLOP/s the estimate assumes
   double bandwidth_utilization = 0;    // serving: share of peak memory bandwidth the estimate assumes
 };
@@ -36,6 +37,12 @@ struct EngineEfficiency {
 };
 
 EngineEfficiency engine_efficiency(const Scenario& s, const Gpu& gpu);
+
+// Streaming multiprocessors of a catalog card (0 when not on record) and the factor on an engine's
+// decode bandwidth share for that card: SMs per TB/s against the card the share was fitted on
+// (card_shares.cpp, docs/speed.md "Per-card shares").
+int sm_count(const Gpu& gpu);
+double card_bandwidth_factor(const Gpu& gpu, Engine engine);
 
 // Peak dense FLOP/s of the math a weight format runs in: fp8/int8 on their tensor cores where
 // the card has them, weight-only formats dequantise to 16-bit math.
