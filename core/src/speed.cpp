@@ -375,6 +375,35 @@ double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, c
   return prefill_s(s, gpu, c, engine_efficiency(s, gpu), links, batch, prompt);
 }
 
+std::vector<ServingPoint> serving_curve(const Scenario& s, const Gpu& gpu, double max_batch) {
+  std::vector<ServingPoint> curve;
+  if (is_training(s.task) || s.output_tokens == 0 || s.model.encoder) return curve;
+  const ModelCosts c = model_costs(s);
+  const EngineEfficiency e = engine_efficiency(s, gpu);
+  const Links links = default_links(gpu);
+  const double dp = static_cast<double>(s.dp());
+  const double prompt = static_cast<double>(s.prompt_tokens), output = static_cast<double>(s.output_tokens);
+  // Doubling bursts up to vLLM's default max_num_seqs (256, vllm/engine/arg_utils.py) and the
+  // scenario's own batch, none beyond what the KV cache holds (max_batch).
+  std::vector<double> points;
+  for (double b = 1; b <= 256; b *= 2) points.push_back(b);
+  points.push_back(static_cast<double>(s.batch));
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  for (double b : points) {
+    if (b > max_batch) break;
+    ServingPoint p;
+    p.batch = b;
+    const double prefill = prefill_s(s, gpu, c, e, links, b, prompt);
+    const double step = decode_step_s(s, gpu, c, e, links, b, prompt + output / 2);
+    p.ttft_s = prefill * (b + 1) / (2 * b);
+    p.tpot_s = step + (b > 1 ? (b - 1) / b : 0) * prefill / std::max(output, 1.0);
+    p.output_tokens_per_s = dp * b * output / (prefill + output * step);
+    curve.push_back(p);
+  }
+  return curve;
+}
+
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu) { return estimate_throughput(s, gpu, model_costs(s)); }
 
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c) {
@@ -404,6 +433,13 @@ nlohmann::json to_json(const Throughput& t) {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [key, value] : keys) {
     if (value > 0) j[key] = value;
+  }
+  if (!t.curve.empty()) {
+    nlohmann::json curve = nlohmann::json::array();
+    for (const ServingPoint& p : t.curve) {
+      curve.push_back({{"batch", p.batch}, {"ttft_s", p.ttft_s}, {"tpot_s", p.tpot_s}, {"output_tokens_per_s", p.output_tokens_per_s}});
+    }
+    j["curve"] = curve;
   }
   return j;
 }

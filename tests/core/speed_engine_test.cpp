@@ -4,6 +4,8 @@
 // labelled [validation], and docs/validation.md scores the held-out data).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "gpusizer/error.h"
 #include "gpusizer/speed.h"
 
@@ -65,4 +67,32 @@ TEST_CASE("efficiency.cuda_graphs must be a boolean", "[speed][engine]") {
     field = e.field;
   }
   CHECK(field == "efficiency.cuda_graphs");
+}
+
+// Out of sample: no speed constant was fitted to this source (data/validation/
+// speed-dennislee-vllm0101-a100.json, split held-out). Test 5 of dennislee/vllm-benchmark: vLLM
+// 0.10.1.1, Qwen2-7B-Instruct (the qwen2.5-7b shapes), one A100-SXM 80GB, bursts of N prompts of
+// 1,024 in / 1,024 out. Output throughput (tokens/s) and median TPOT (s) as published.
+TEST_CASE("Serving curve follows a published vLLM throughput-vs-concurrency curve", "[speed][engine][curve]") {
+  const Scenario s = parse_scenario(json{{"model", "qwen2.5-7b"}, {"engine", "vllm"}, {"batch", 200},
+                                         {"prompt_tokens", 1024}, {"output_tokens", 1024}});
+  Throughput t;
+  t.curve = serving_curve(s, *find_gpu("a100-80gb"), 256);
+  struct Point {
+    double batch, out, tpot;
+  };
+  const Point published[] = {{1, 84.95, 0.01175}, {200, 4442.73, 0.04197}};
+  REQUIRE(t.curve.size() == 10);  // 1, 2, 4, ... 256 and the scenario's 200
+  CHECK(serving_curve(s, *find_gpu("a100-80gb"), 100).size() == 7);  // up to what the KV cache holds
+  for (const Point& p : published) {
+    const auto it = std::find_if(t.curve.begin(), t.curve.end(), [&](const ServingPoint& x) { return x.batch == p.batch; });
+    REQUIRE(it != t.curve.end());
+    CHECK(it->output_tokens_per_s == Approx(p.out).epsilon(0.25));
+    CHECK(it->tpot_s == Approx(p.tpot).epsilon(0.25));
+  }
+  // Throughput rises with the batch and each request's TPOT grows.
+  for (size_t i = 1; i < t.curve.size(); ++i) {
+    CHECK(t.curve[i].output_tokens_per_s > t.curve[i - 1].output_tokens_per_s);
+    CHECK(t.curve[i].tpot_s > t.curve[i - 1].tpot_s);
+  }
 }

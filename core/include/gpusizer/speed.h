@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -10,6 +11,15 @@
 #include "gpusizer/scenario.h"
 
 namespace gpusizer {
+
+// One point of the serving curve: a burst of `batch` requests of the scenario's prompt and output
+// lengths on one replica (continuous batching, chunked prefill).
+struct ServingPoint {
+  double batch = 0;
+  double ttft_s = 0;                  // mean time to first token: FCFS prefill, (B + 1) / 2 prompts
+  double tpot_s = 0;                  // mean time per output token, the other prompts' chunks included
+  double output_tokens_per_s = 0;     // whole deployment (all replicas): output tokens / wall time
+};
 
 // Aggregates over the whole deployment: all data-parallel replicas, the whole batch.
 struct Throughput {
@@ -21,6 +31,7 @@ struct Throughput {
   double time_per_output_token_s = 0;  // one request's mean time per output token, the batch's prefill chunks included
   double flops_utilization = 0;        // training: share of peak FLOP/s the estimate assumes
   double bandwidth_utilization = 0;    // serving: share of peak memory bandwidth the estimate assumes
+  std::vector<ServingPoint> curve;     // serving, estimate only: serving_curve()
 };
 
 struct JobTime {
@@ -91,6 +102,10 @@ Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCos
 // prefill (seconds) of `batch` prompts of `prompt` tokens: the serving-at-load search sweeps them.
 double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links, double batch, double context);
 double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links, double batch, double prompt);
+
+// Serving at concurrency: bursts of 1, 2, 4, ... 256 requests and the scenario's batch, up to
+// `max_batch` (what the KV cache holds), on the card's default links; empty for training.
+std::vector<ServingPoint> serving_curve(const Scenario& s, const Gpu& gpu, double max_batch);
 
 // From training.tokens; nullopt for serving or without tokens.
 std::optional<JobTime> job_time(const Scenario& s, const Throughput& t);
