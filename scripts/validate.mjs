@@ -400,14 +400,92 @@ function coverSpeed(c, model, base, catalog) {
   const direct = { decode_tokens_per_s: 'decode_tokens_per_s', prefill_tokens_per_s: 'prefill_tokens_per_s',
     generation_tokens_per_s: 'generation_incl_prefill', output_throughput_tokens_per_s: 'generation_incl_prefill',
     total_throughput_tokens_per_s: 'total_incl_prefill', tpot_s: 'tpot', train_tokens_per_s: 'train_tokens_per_s',
-    ttft_s: 'time_to_first_token_s' }[c.metric];
+    ttft_s: 'mean_ttft', tflops_per_gpu: 'model_tflops_per_gpu', mfu: 'mfu', step_time_s: 'step_time' }[c.metric];
   if (direct && c.workload) {
-    const g = genericScenario(c, model, catalog);
+    const sc = speedCase(c);
+    if (sc.skip) return { ...base, skip: sc.skip };
+    if (/^(full|pretrain)$/.test(c.workload) && c.precision === 'fp8') return { ...base, skip: 'fp8 training (Transformer Engine) is not a scenario option' };
+    const g = genericScenario(sc.c, model, catalog);
     if (g.skip) return { ...base, skip: g.skip };
-    if (c.metric === 'train_tokens_per_s' && !/total/i.test(c.unit)) return { ...base, skip: 'per-GPU training rate: compared once the unit handling is written' };
-    return { ...base, read: direct, scenario: { ...g.scenario, gpu } };
+    const scenario = { ...g.scenario, gpu };
+    const training = scenario.task !== 'inference';
+    // Figures stated per GPU are the aggregate over the case's GPUs divided by their count.
+    const perGpu = /per GPU/i.test(c.unit) && !/whole/i.test(c.unit) ? (c.gpu_count || 1) : 1;
+    if (training) {
+      const o = sc.c.engine_options || {};
+      const dp = (scenario.gpus || 1) / ((scenario.tp || 1) * (scenario.pp || 1));
+      // Global batch in sequences -> accumulation steps of micro-batches over the data-parallel ranks.
+      if (!scenario.training.grad_accum && o.global_batch && scenario.batch) {
+        const accum = o.global_batch / (scenario.batch * dp);
+        if (accum >= 1 && Number.isInteger(Math.round(accum))) scenario.training.grad_accum = Math.max(1, Math.round(accum));
+      }
+      if (!scenario.seq_len) return { ...base, skip: 'training figure without a sequence length' };
+      if (c.metric === 'train_tokens_per_s' && !/total|per GPU/i.test(c.unit)) return { ...base, skip: `unit "${c.unit}" not understood` };
+      if (c.metric === 'step_time_s' && !/iteration/.test(c.unit)) return { ...base, skip: `unit "${c.unit}" not understood` };
+      if (c.metric === 'step_time_s' && /1,000 training iterations/.test(c.unit)) {
+        return { ...base, skip: 'not scored: the source gives no sequence length for its micro-batches' };
+      }
+    } else {
+      const o = sc.c.engine_options || {};
+      // llama.cpp (--split-mode layer, its default) and transformers device_map split layers across GPUs.
+      if (['llama.cpp', 'transformers'].includes(scenario.engine) && scenario.gpus > 1 && !(o.tp > 1) && !o.pp &&
+          o.split_mode !== 'row') {
+        scenario.pp = scenario.gpus; scenario.tp = 1;
+      }
+      if (o.split_mode === 'row' && scenario.gpus > 1) { scenario.tp = scenario.gpus; scenario.pp = 1; }
+      const graphs = o.enforce_eager === true ? false : typeof o.cuda_graphs === 'boolean' ? o.cuda_graphs : undefined;
+      if (graphs !== undefined) scenario.efficiency = { ...(scenario.efficiency || {}), cuda_graphs: graphs };
+      const conc = concurrencyOf(sc.c);
+      if (conc.skip) return { ...base, skip: conc.skip };
+      scenario.batch = conc.batch;
+      if (!scenario.prompt_tokens) scenario.prompt_tokens = c.metric === 'prefill_tokens_per_s' ? (c.seq_len || 512) : 1;  // llama-bench tg: empty context
+      if (!scenario.output_tokens) scenario.output_tokens = c.metric === 'prefill_tokens_per_s' ? 1 : (c.output_len || 128);
+      scenario.seq_len = scenario.prompt_tokens + scenario.output_tokens;
+      // Engines admit at most max_num_seqs requests per step: vLLM's default 256 (vllm/engine/arg_utils.py).
+      const cap = (sc.c.engine_options || {}).max_num_seqs || (scenario.engine === 'vllm' ? 256 : Infinity);
+      scenario.batch = Math.min(scenario.batch, cap);
+    }
+    const peakBf16 = GPUS.get(gpu) ? GPUS.get(gpu).bf16_tflops || GPUS.get(gpu).fp16_tflops : null;
+    return { ...base, read: direct, scenario, perGpu, rate: rateOf(sc.c), peakBf16, numPrompts: (sc.c.engine_options || {}).num_prompts };
   }
   return { ...base, skip: `metric ${c.metric} not compared yet` };
+}
+
+// Speed cases only: engine options in the forms the sources wrote them (numbers as strings,
+// "selective (op)") are normalised; the optimizer does not change a step's FLOPs, so its name is dropped.
+function speedCase(c) {
+  const o = { ...(c.engine_options || {}) };
+  for (const k of ['tp', 'pp']) {
+    if (typeof o[k] === 'string') {
+      if (!/^\d+$/.test(o[k])) return { skip: `engine_options.${k} "${o[k]}" is not a number` };
+      o[k] = Number(o[k]);
+    }
+  }
+  if (typeof o.grad_checkpointing === 'string') {
+    const g = o.grad_checkpointing.toLowerCase();
+    o.grad_checkpointing = /^(none|false|off|no)$/.test(g) ? 'none' : /sel|norm|act|attn|op/.test(g) ? 'selective' : 'full';
+  }
+  if (o.recompute && o.grad_checkpointing === undefined) o.grad_checkpointing = 'selective';
+  delete o.optimizer;
+  if (o.fsdp === 0 || o.fsdp === false) delete o.fsdp;
+  return { c: { ...c, engine_options: o } };
+}
+
+// Requests in flight: the stated concurrency; else a burst of num_prompts sent at once (rate "inf").
+function concurrencyOf(c) {
+  const o = c.engine_options || {};
+  const n = o.concurrency ?? o.max_concurrency ?? o.batch;
+  if (n !== undefined) return { batch: Number(n) };
+  const rate = rateOf(c);
+  if (rate === Infinity && o.num_prompts) return { batch: Number(o.num_prompts) };
+  if (rate && rate !== Infinity) return { batch: c.batch || 1 };  // refined by the request rate (Little's law)
+  return { batch: c.batch || 1 };
+}
+function rateOf(c) {
+  const r = (c.engine_options || {}).request_rate;
+  if (r === undefined) return null;
+  if (r === 'inf' || r === Infinity) return Infinity;
+  return Number(r) > 0 ? Number(r) : null;
 }
 
 function coverMegatron(c, model, gpu, base) {
@@ -489,13 +567,48 @@ function predict(cov, est, c, byRun) {
       const gen = predict({ ...cov, read: 'generation_incl_prefill' }, est, c);
       return gen && s.output_tokens ? gen * (s.prompt_tokens + s.output_tokens) / s.output_tokens : null;
     }
-    case 'tpot':  // seconds per output token of one request: the batch shares the aggregate decode rate
+    case 'tpot':  // seconds per output token of one request, the batch's chunked prefill included
+      if (t.time_per_output_token_s) return t.time_per_output_token_s;
       return t.decode_tokens_per_s ? (cov.scenario.batch || 1) / t.decode_tokens_per_s : null;
+    case 'mean_ttft': {
+      // A burst of B prompts prefilled first-come first-served: the mean request waits for (B + 1) / 2
+      // of the B prefills; under a finite request rate a prompt mostly finds no queue: one prefill.
+      const b = cov.scenario.batch || 1;
+      if (!t.time_to_first_token_s) return null;
+      if (cov.rate && cov.rate !== Infinity) return t.time_to_first_token_s / b;
+      return t.time_to_first_token_s * (b + 1) / (2 * b);
+    }
+    case 'model_tflops_per_gpu':
+    case 'mfu': {
+      if (!t.train_tokens_per_s) return null;
+      const perToken = /Megatron formula|96\*B/.test(c.unit) ? megatronFlopsPerToken(c.arch, c.seq_len) : modelFlopsPerToken(est, c, cov.scenario);
+      if (!perToken) return null;
+      const tflops = t.train_tokens_per_s * perToken / (cov.scenario.gpus || 1) / 1e12;
+      return cov.read === 'mfu' ? tflops / cov.peakBf16 : tflops;
+    }
+    case 'step_time': {
+      if (!t.train_tokens_per_s) return null;
+      const s = cov.scenario;
+      const dp = (s.gpus || 1) / ((s.tp || 1) * (s.pp || 1));
+      return s.batch * s.seq_len * (s.training.grad_accum || 1) * dp / t.train_tokens_per_s;
+    }
     case 'megatron_tflops':
       return t.train_tokens_per_s * megatronFlopsPerToken(c.arch, c.seq_len) / cov.scenario.gpus / 1e12;
     default:
       return t[cov.read] ?? null;
   }
+}
+
+// Model FLOPs per training token as throughput reports count them (PaLM, Chowdhery et al. 2022,
+// App. B): 6 N (active parameters) + 12 L d_attn s, forward and backward, no recomputation.
+function modelFlopsPerToken(est, c, s) {
+  const a = c.arch || {};
+  const p = PRESETS.get(s.model) || {};
+  const layers = a.layers || p.layers;
+  const heads = a.heads || p.heads;
+  const width = heads * (a.head_dim || p.head_dim || (a.hidden || p.hidden) / heads);
+  if (!layers || !width || !est.model) return null;
+  return 6 * est.model.active_params + 12 * layers * width * s.seq_len;
 }
 
 // ---- statistics and report ----------------------------------------------------------------
@@ -518,12 +631,21 @@ function estimateAll(bin, scenarios) {
   if (!scenarios.length) return [];
   const batch = runCli(bin, 'estimate', scenarios);
   if (!batch.error) return batch.value.map((value) => ({ value }));
-  return scenarios.map((s) => runCli(bin, 'estimate', s));  // find the bad one(s)
+  if (scenarios.length <= 4) return scenarios.map((s) => runCli(bin, 'estimate', s));  // find the bad one(s)
+  const half = scenarios.length >> 1;  // bisect: one bad scenario costs log(n) calls, not n
+  return [...estimateAll(bin, scenarios.slice(0, half)), ...estimateAll(bin, scenarios.slice(half))];
 }
+
+// Speed figures need the presets' shapes and the cards' peaks (filled by evaluate).
+const PRESETS = new Map();
+const GPUS = new Map();
 
 function evaluate(cases, bin) {
   const presets = runCli(bin, 'models').value;
-  const catalog = new Set(runCli(bin, 'gpus').value.map((g) => g.id));
+  const gpus = runCli(bin, 'gpus').value;
+  for (const p of presets) PRESETS.set(p.id, p);
+  for (const g of gpus) GPUS.set(g.id, g);
+  const catalog = new Set(gpus.map((g) => g.id));
   const byRun = new Map();
   for (const c of cases) {
     const run = c.extra && c.extra.run;
@@ -532,15 +654,47 @@ function evaluate(cases, bin) {
   const rows = cases.map((c) => ({ c, cov: cover(c, presets, catalog) }));
   const todo = rows.filter((r) => r.cov.scenario);  // unexpressible rows still show their prediction
   const results = estimateAll(bin, todo.map((r) => r.cov.scenario));
+  // Serving: an engine holds at most what its KV cache fits in flight (the estimate's max.batch);
+  // a burst beyond that queues. Training and single requests that do not fit are reported as such.
+  const capped = todo.map((r, i) => [r, i]).filter(([r, i]) => !results[i].error && r.cov.kind === 'speed' &&
+    r.cov.scenario.task === 'inference' && results[i].value.gpu && !results[i].value.gpu.fits &&
+    results[i].value.max && results[i].value.max.batch >= 1 && results[i].value.max.batch < r.cov.scenario.batch);
+  if (capped.length) {
+    for (const [r, i] of capped) { r.cov.queued = r.cov.scenario.batch; r.cov.scenario.batch = results[i].value.max.batch; }
+    const again = estimateAll(bin, capped.map(([r]) => r.cov.scenario));
+    capped.forEach(([, i], k) => { results[i] = again[k]; });
+  }
+  // Serving at a finite request rate: requests in flight = rate x request latency (Little's law),
+  // capped by the prompts sent; two fixed-point rounds re-estimate at that batch.
+  for (let round = 0; round < 2; round++) {
+    const rated = todo.map((r, i) => [r, i]).filter(([r, i]) => r.cov.rate && r.cov.rate !== Infinity && !results[i].error);
+    if (!rated.length) break;
+    for (const [r, i] of rated) {
+      const t = results[i].value.throughput || {};
+      const s = r.cov.scenario;
+      if (!t.decode_tokens_per_s || !t.time_to_first_token_s) continue;
+      const latency = t.time_to_first_token_s / s.batch + (s.output_tokens || 1) * s.batch / t.decode_tokens_per_s;
+      s.batch = Math.max(1, Math.min(r.cov.numPrompts || Infinity, Math.round(r.cov.rate * latency)));
+    }
+    const again = estimateAll(bin, rated.map(([r]) => r.cov.scenario));
+    rated.forEach(([, i], k) => { results[i] = again[k]; });
+  }
   todo.forEach((r, i) => {
     if (results[i].error) { r.cov.skip = r.cov.skip || `estimate failed: ${results[i].error}`; return; }
     const p = predict(r.cov, results[i].value, r.c, byRun);
     if (p && typeof p === 'object') { r.cov.skip = r.cov.skip || p.skip; return; }
     r.pred = p;
     r.params = results[i].value.model && results[i].value.model.params;
-    if (p === null) r.cov.skip = r.cov.skip || 'not covered: the estimate has no throughput/time for it yet';
+    if (typeof p === 'number' && r.cov.perGpu > 1) r.pred = p / r.cov.perGpu;
+    // At a finite request rate the server emits at most what arrives: rate x output tokens per request.
+    if (typeof p === 'number' && r.cov.rate && r.cov.rate !== Infinity && r.c.metric === 'output_throughput_tokens_per_s') {
+      r.pred = Math.min(r.pred, r.cov.rate * (r.cov.scenario.output_tokens || 1));
+    }
+    if (p === null && r.cov.kind === 'speed' && results[i].value.gpu && !results[i].value.gpu.fits) {
+      r.cov.skip = r.cov.skip || 'not scored: the memory estimate says this layout does not fit, so no speed is given';
+    } else if (p === null) r.cov.skip = r.cov.skip || 'not covered: the estimate has no throughput/time for it yet';
     else if (!Number.isFinite(p)) r.cov.skip = r.cov.skip || 'prediction is not a finite number';
-    else if (r.c.value > 0) r.err = p / r.c.value - 1;
+    else if (r.c.value > 0) r.err = r.pred / r.c.value - 1;
     else r.cov.skip = r.cov.skip || 'negative measured value: listed, not scored';
   });
   return rows;
@@ -592,6 +746,24 @@ function printSummary(sum) {
   for (const l of sum.splitKind) console.log(row(`${l.split}: ${l.kind.replace(/\*/g, '')}`, l, l.cases));
 }
 
+// Issue 12's targets for held-out speed: share within 25 %, and each group's median.
+function speedTargets(rows) {
+  const held = scoredOf(rows.filter((r) => r.c._split === 'held-out' && !isMemory(r.cov.kind)));
+  const abs = held.map((r) => Math.abs(r.err));
+  const w25 = (a) => (a.length ? a.filter((e) => e <= 0.25).length / a.length : NaN);
+  const out = ['', '## Held-out speed against the targets', '',
+    `All held-out speed figures: ${abs.length} scored, ${pct(w25(abs))} within 25 % (target 60 %).`, '',
+    '| group | scored | median abs. error | within 25 % | 10th-90th percentile of signed error |', '|---|---|---|---|---|'];
+  const groups = [...new Set(held.map((r) => r.c.group))].sort();
+  for (const g of groups) {
+    const mine = held.filter((r) => r.c.group === g);
+    const a = mine.map((r) => Math.abs(r.err));
+    const signed = mine.map((r) => r.err).sort((x, y) => x - y);
+    out.push(`| ${g} | ${a.length} | ${pct(stats(mine.map((r) => r.err)).median)} | ${pct(w25(a))} | ${pct(quantile(signed, 0.1))} to ${pct(quantile(signed, 0.9))} |`);
+  }
+  return out;
+}
+
 function markdown(rows, sum, data) {
   const srcNote = (ids) => ids.map((id) => `\`${id}\``).join(', ');
   const out = ['# Validation against published measurements', '',
@@ -619,6 +791,7 @@ function markdown(rows, sum, data) {
     '## Summary by split', '',
     '| split | kind | scored / cases | median abs. error | p90 abs. error | within 10 % |', '|---|---|---|---|---|---|'];
   for (const l of sum.splitKind) out.push(`| ${SPLIT_LABEL[l.split]} | ${l.kind} | ${l.n} / ${l.cases} | ${pct(l.median)} | ${pct(l.p90)} | ${pct(l.within10)} |`);
+  out.push(...speedTargets(rows));
   out.push('', '## Summary by group', '',
     '| group · kind | split | sources | scored / cases | median abs. error | p90 abs. error | within 10 % |', '|---|---|---|---|---|---|---|');
   for (const l of sum.lines) out.push(`| ${l.key} | ${SPLIT_LABEL[l.split]} | ${srcNote(l.sources)} | ${l.n} / ${l.cases} | ${pct(l.median)} | ${pct(l.p90)} | ${pct(l.within10)} |`);
@@ -679,6 +852,11 @@ function main() {
   const data = loadData(args.data);
   const rows = evaluate(data.cases, args.bin);
   const sum = summarize(rows, data.sources);
+  if (process.env.GPUSIZER_VALIDATE_ROWS) {  // per-case dump for analysis (speed model work)
+    writeFileSync(process.env.GPUSIZER_VALIDATE_ROWS, JSON.stringify(rows.map((r) => ({ id: r.c.id, group: r.c.group, source: r.c._source,
+      split: r.c._split, kind: r.cov.kind, metric: r.c.metric, value: r.c.value, pred: r.pred, err: r.err, skip: r.cov.skip,
+      engine: r.cov.scenario && r.cov.scenario.engine, gpu: r.c.gpu_id, scenario: r.cov.scenario }))));
+  }
   printSummary(sum);
   let text = markdown(rows, sum, data);
   const notes = join(ROOT, 'docs', 'validation-notes.md');

@@ -153,6 +153,7 @@ void parse_efficiency(JsonReader& top, Scenario* s) {
   JsonReader r(top.raw("efficiency"), "efficiency");
   if (auto v = r.number("mfu", kMinEfficiency, 1, false)) s->efficiency.mfu = *v;
   if (auto v = r.number("bandwidth", kMinEfficiency, 1, false)) s->efficiency.bandwidth = *v;
+  if (auto v = r.boolean("cuda_graphs")) s->efficiency.cuda_graphs = *v;
   r.reject_unknown();
 }
 
@@ -453,6 +454,7 @@ nlohmann::json scenario_to_json(const Scenario& s) {
   }
   if (s.efficiency.mfu) j["efficiency"]["mfu"] = *s.efficiency.mfu;
   if (s.efficiency.bandwidth) j["efficiency"]["bandwidth"] = *s.efficiency.bandwidth;
+  if (s.efficiency.cuda_graphs) j["efficiency"]["cuda_graphs"] = *s.efficiency.cuda_graphs;
   j["headroom"] = s.headroom;
   const Pricing& p = s.pricing;
   j["pricing"]["currency"] = p.currency;

@@ -64,6 +64,19 @@ constexpr ServingProfile kServing[] = {
     {Engine::LlamaCpp, 0.8, 0.7, 2e-3, 0},
 };
 
+// Host time per layer of an eagerly launched PyTorch decoder layer (kernel launches from Python
+// each step): 0.88 ms, the transformers 4.46 fit above (Qwen2.5 speed benchmark, A100, 24-64
+// layers). Engines that capture the decode step as CUDA graphs replay it with one launch; with
+// graphs off (vLLM --enforce-eager, SGLang --disable-cuda-graph) their Python model code launches
+// per layer like transformers does, so the same per-layer time applies.
+constexpr double kEagerLayerS = 0.88e-3;
+
+// Whether an engine replays decode steps as CUDA graphs by default: vLLM (since 0.2, unless
+// --enforce-eager), SGLang (unless --disable-cuda-graph), TensorRT-LLM and LMDeploy TurboMind
+// (C++ executors, no per-layer Python), llama.cpp (CUDA graphs default since b3026, May 2024);
+// transformers generate() runs eagerly unless a static cache is compiled.
+bool graphs_by_default(Engine e) { return e != Engine::Transformers; }
+
 bool is_hopper_class(const Gpu& gpu) {
   // cdna4 (MI355X) is CDNA3's successor at ~2x its dense rate (gpus.json MI355X source).
   return gpu.arch == "hopper" || gpu.arch == "blackwell" || gpu.arch == "cdna3" || gpu.arch == "cdna4";
@@ -180,9 +193,18 @@ EngineEfficiency engine_efficiency(const Scenario& s, const Gpu& gpu) {
   } else {
     const ServingProfile p = serving_profile(s.engine);
     e.compute = p.compute;
-    e.bandwidth = p.bandwidth * (dequantises(s.weights) ? kDequantBandwidthShare : 1);
+    e.bandwidth = p.bandwidth * (dequantises(s.weights) ? kDequantBandwidthShare : 1) * card_bandwidth_factor(gpu, s.engine);
     e.step_overhead_s = p.step_s;
     e.layer_overhead_s = p.layer_s;
+    const bool graphs = s.efficiency.cuda_graphs.value_or(graphs_by_default(s.engine));
+    if (!graphs && graphs_by_default(s.engine) && s.engine != Engine::Lmdeploy && s.engine != Engine::TensorrtLlm) {
+      e.layer_overhead_s = kEagerLayerS;  // Python engines launching per layer (see kEagerLayerS)
+    }
+    if (graphs && s.engine == Engine::Transformers) {
+      // A compiled static-cache generate() replays the step like vLLM: vLLM's 3 ms per step.
+      e.layer_overhead_s = 0;
+      e.step_overhead_s = serving_profile(Engine::Vllm).step_s;
+    }
   }
   if (s.efficiency.mfu) e.compute = *s.efficiency.mfu;
   if (s.efficiency.bandwidth) e.bandwidth = *s.efficiency.bandwidth;
@@ -242,7 +264,12 @@ double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const E
   const Architecture& a = s.model;
   prompt = std::max(prompt, 1.0);
   const double tokens = batch * prompt;
-  const double gpus = static_cast<double>(s.tp) * static_cast<double>(s.pp);
+  // vLLM/SGLang/TensorRT-LLM feed prompt chunks through the pipeline so every stage works at once;
+  // llama.cpp's layer split and transformers' device_map run a prompt through the stages one after
+  // another, so only tensor parallelism divides the work (llama-bench pp512 on 1-8 RTX 3090/4090
+  // stays at the one-GPU rate: xiongjiedai/GPU-Benchmarks-on-LLM-Inference).
+  const bool sequential_stages = s.engine == Engine::LlamaCpp || s.engine == Engine::Transformers;
+  const double gpus = static_cast<double>(s.tp) * (sequential_stages ? 1.0 : static_cast<double>(s.pp));
   // Logits only for each sequence's last position; causal attention: half the score matrix.
   const double linear = tokens * (c.matmul_flops - c.head_flops) + batch * c.head_flops;
   const double attention = batch * 2 * static_cast<double>(a.layers) * prompt * prompt * c.attn_width;
@@ -270,6 +297,11 @@ Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCost
   const double step_s = decode_step_s(s, gpu, c, e, links, batch, prompt + output / 2);
   t.decode_tokens_per_s = dp * batch / step_s;
   t.generation_tokens_per_s = dp * batch * output / (t.time_to_first_token_s + output * step_s);
+  // Continuous batching with chunked prefill (vLLM V1 and SGLang defaults, TensorRT-LLM inflight
+  // batching): the other requests' prompt chunks run inside the decode steps, so a request of a
+  // burst of B sees (B - 1) / B of the batch's prefill spread over its output tokens.
+  const double others = batch > 1 ? (batch - 1) / batch : 0;
+  t.time_per_output_token_s = step_s + others * t.time_to_first_token_s / std::max(output, 1.0);
   return t;
 }
 
@@ -346,6 +378,35 @@ double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, c
   return prefill_s(s, gpu, c, engine_efficiency(s, gpu), links, batch, prompt);
 }
 
+std::vector<ServingPoint> serving_curve(const Scenario& s, const Gpu& gpu, double max_batch) {
+  std::vector<ServingPoint> curve;
+  if (is_training(s.task) || s.output_tokens == 0 || s.model.encoder) return curve;
+  const ModelCosts c = model_costs(s);
+  const EngineEfficiency e = engine_efficiency(s, gpu);
+  const Links links = default_links(gpu);
+  const double dp = static_cast<double>(s.dp());
+  const double prompt = static_cast<double>(s.prompt_tokens), output = static_cast<double>(s.output_tokens);
+  // Doubling bursts up to vLLM's default max_num_seqs (256, vllm/engine/arg_utils.py) and the
+  // scenario's own batch, none beyond what the KV cache holds (max_batch).
+  std::vector<double> points;
+  for (double b = 1; b <= 256; b *= 2) points.push_back(b);
+  points.push_back(static_cast<double>(s.batch));
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  for (double b : points) {
+    if (b > max_batch) break;
+    ServingPoint p;
+    p.batch = b;
+    const double prefill = prefill_s(s, gpu, c, e, links, b, prompt);
+    const double step = decode_step_s(s, gpu, c, e, links, b, prompt + output / 2);
+    p.ttft_s = prefill * (b + 1) / (2 * b);
+    p.tpot_s = step + (b > 1 ? (b - 1) / b : 0) * prefill / std::max(output, 1.0);
+    p.output_tokens_per_s = dp * b * output / (prefill + output * step);
+    curve.push_back(p);
+  }
+  return curve;
+}
+
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu) { return estimate_throughput(s, gpu, model_costs(s)); }
 
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c) {
@@ -369,11 +430,19 @@ nlohmann::json to_json(const Throughput& t) {
   const std::pair<const char*, double> keys[] = {
       {"prefill_tokens_per_s", t.prefill_tokens_per_s},   {"decode_tokens_per_s", t.decode_tokens_per_s},
       {"train_tokens_per_s", t.train_tokens_per_s},       {"generation_tokens_per_s", t.generation_tokens_per_s},
-      {"time_to_first_token_s", t.time_to_first_token_s}, {"flops_utilization", t.flops_utilization},
+      {"time_to_first_token_s", t.time_to_first_token_s}, {"time_per_output_token_s", t.time_per_output_token_s},
+      {"flops_utilization", t.flops_utilization},
       {"bandwidth_utilization", t.bandwidth_utilization}};
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [key, value] : keys) {
     if (value > 0) j[key] = value;
+  }
+  if (!t.curve.empty()) {
+    nlohmann::json curve = nlohmann::json::array();
+    for (const ServingPoint& p : t.curve) {
+      curve.push_back({{"batch", p.batch}, {"ttft_s", p.ttft_s}, {"tpot_s", p.tpot_s}, {"output_tokens_per_s", p.output_tokens_per_s}});
+    }
+    j["curve"] = curve;
   }
   return j;
 }

@@ -52,6 +52,7 @@ struct Training {
 struct Efficiency {
   std::optional<double> mfu;        // model FLOPs utilisation override, (0, 1]
   std::optional<double> bandwidth;  // achieved share of memory bandwidth override, (0, 1]
+  std::optional<bool> cuda_graphs;  // decode steps replayed as CUDA graphs; default per engine (speed.cpp)
 };
 
 // Planner inputs (project additions, see docs/scenario.md).

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +12,15 @@
 
 namespace gpusizer {
 
+// One point of the serving curve: a burst of `batch` requests of the scenario's prompt and output
+// lengths on one replica (continuous batching, chunked prefill).
+struct ServingPoint {
+  double batch = 0;
+  double ttft_s = 0;                  // mean time to first token: FCFS prefill, (B + 1) / 2 prompts
+  double tpot_s = 0;                  // mean time per output token, the other prompts' chunks included
+  double output_tokens_per_s = 0;     // whole deployment (all replicas): output tokens / wall time
+};
+
 // Aggregates over the whole deployment: all data-parallel replicas, the whole batch.
 struct Throughput {
   double prefill_tokens_per_s = 0;     // prompt tokens per second
@@ -18,8 +28,10 @@ struct Throughput {
   double train_tokens_per_s = 0;       // training tokens per second
   double generation_tokens_per_s = 0;  // output tokens / (prefill + decode) of one batch of requests
   double time_to_first_token_s = 0;    // prefill of one batch of requests
+  double time_per_output_token_s = 0;  // one request's mean time per output token, the batch's prefill chunks included
   double flops_utilization = 0;        // training: share of peak FLOP/s the estimate assumes
   double bandwidth_utilization = 0;    // serving: share of peak memory bandwidth the estimate assumes
+  std::vector<ServingPoint> curve;     // serving, estimate only: serving_curve()
 };
 
 struct JobTime {
@@ -36,6 +48,12 @@ struct EngineEfficiency {
 };
 
 EngineEfficiency engine_efficiency(const Scenario& s, const Gpu& gpu);
+
+// Streaming multiprocessors of a catalog card (0 when not on record) and the factor on an engine's
+// decode bandwidth share for that card: SMs per TB/s against the card the share was fitted on
+// (card_shares.cpp, docs/speed.md "Per-card shares").
+int sm_count(const Gpu& gpu);
+double card_bandwidth_factor(const Gpu& gpu, Engine engine);
 
 // Peak dense FLOP/s of the math a weight format runs in: fp8/int8 on their tensor cores where
 // the card has them, weight-only formats dequantise to 16-bit math.
@@ -84,6 +102,10 @@ Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCos
 // prefill (seconds) of `batch` prompts of `prompt` tokens: the serving-at-load search sweeps them.
 double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links, double batch, double context);
 double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links, double batch, double prompt);
+
+// Serving at concurrency: bursts of 1, 2, 4, ... 256 requests and the scenario's batch, up to
+// `max_batch` (what the KV cache holds), on the card's default links; empty for training.
+std::vector<ServingPoint> serving_curve(const Scenario& s, const Gpu& gpu, double max_batch);
 
 // From training.tokens; nullopt for serving or without tokens.
 std::optional<JobTime> job_time(const Scenario& s, const Throughput& t);

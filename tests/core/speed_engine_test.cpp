@@ -1,0 +1,98 @@
+// Engine terms of the speed model: CUDA graphs on/off, chunked prefill inside decode steps, and
+// pipeline stages that run a prompt one after another (llama.cpp layer split). Behaviour only:
+// no assertion on the published figures the constants came from (those are in speed_test.cpp,
+// labelled [validation], and docs/validation.md scores the held-out data).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "gpusizer/error.h"
+#include "gpusizer/speed.h"
+
+using namespace gpusizer;
+using nlohmann::json;
+
+namespace {
+Throughput run(json j, const char* gpu = "a100-80gb") { return estimate_throughput(parse_scenario(j), *find_gpu(gpu)); }
+}  // namespace
+
+TEST_CASE("CUDA graphs off adds per-layer host time to each decode step", "[speed][engine]") {
+  const json base = {{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"prompt_tokens", 128}, {"output_tokens", 128}};
+  json eager = base;
+  eager["efficiency"] = {{"cuda_graphs", false}};
+  json graphs = base;
+  graphs["efficiency"] = {{"cuda_graphs", true}};
+  const double step_graphs = 1 / run(graphs).decode_tokens_per_s;
+  const double step_eager = 1 / run(eager).decode_tokens_per_s;
+  CHECK(run(base).decode_tokens_per_s == Approx(run(graphs).decode_tokens_per_s));  // vLLM default: graphs on
+  // Eager: the host launches 32 layers at 0.88 ms (longer than the GPU's ~10 ms), plus the 3 ms step.
+  CHECK(step_eager == Approx(32 * 0.88e-3 + 3e-3).epsilon(0.01));
+  CHECK(step_eager > 2 * step_graphs);
+  // transformers is eager by default; a compiled static cache drops the per-layer time.
+  json hf = base;
+  hf["engine"] = "transformers";
+  json hf_graphs = hf;
+  hf_graphs["efficiency"] = {{"cuda_graphs", true}};
+  CHECK(run(hf_graphs).decode_tokens_per_s > 1.3 * run(hf).decode_tokens_per_s);
+}
+
+TEST_CASE("Chunked prefill: a burst's prompts stretch each request's time per output token", "[speed][engine]") {
+  auto t = [&](int batch) {
+    return run({{"model", "qwen2.5-7b"}, {"batch", batch}, {"prompt_tokens", 1024}, {"output_tokens", 128}});
+  };
+  // One request: TPOT is the decode step.
+  CHECK(t(1).time_per_output_token_s == Approx(1 / t(1).decode_tokens_per_s));
+  // 64 requests at once: the step plus 63/64 of the batch's prefill over 128 tokens.
+  const Throughput b = t(64);
+  CHECK(b.time_per_output_token_s == Approx(64 / b.decode_tokens_per_s + 63.0 / 64 * b.time_to_first_token_s / 128));
+  CHECK(b.time_per_output_token_s > 2 * 64 / b.decode_tokens_per_s);
+}
+
+TEST_CASE("Layer-split prefill runs the stages one after another", "[speed][engine]") {
+  auto prefill = [&](const char* engine, int gpus) {
+    return run({{"model", "llama-3-8b"}, {"engine", engine}, {"weights", "fp16"}, {"gpus", gpus}, {"pp", gpus},
+                {"prompt_tokens", 512}, {"output_tokens", 1}},
+               "rtx3090")
+        .prefill_tokens_per_s;
+  };
+  CHECK(prefill("llama.cpp", 4) == Approx(prefill("llama.cpp", 1)).epsilon(0.05));
+  CHECK(prefill("vllm", 4) > 3 * prefill("vllm", 1));
+}
+
+TEST_CASE("efficiency.cuda_graphs must be a boolean", "[speed][engine]") {
+  std::string field;
+  try {
+    parse_scenario(json{{"model", "qwen2.5-7b"}, {"efficiency", {{"cuda_graphs", 1}}}});
+  } catch (const InputError& e) {
+    field = e.field;
+  }
+  CHECK(field == "efficiency.cuda_graphs");
+}
+
+// Out of sample: no speed constant was fitted to this source (data/validation/
+// speed-dennislee-vllm0101-a100.json, split held-out). Test 5 of dennislee/vllm-benchmark: vLLM
+// 0.10.1.1, Qwen2-7B-Instruct (the qwen2.5-7b shapes), one A100-SXM 80GB, bursts of N prompts of
+// 1,024 in / 1,024 out. Output throughput (tokens/s) and median TPOT (s) as published.
+TEST_CASE("Serving curve follows a published vLLM throughput-vs-concurrency curve", "[speed][engine][curve]") {
+  const Scenario s = parse_scenario(json{{"model", "qwen2.5-7b"}, {"engine", "vllm"}, {"batch", 200},
+                                         {"prompt_tokens", 1024}, {"output_tokens", 1024}});
+  Throughput t;
+  t.curve = serving_curve(s, *find_gpu("a100-80gb"), 256);
+  struct Point {
+    double batch, out, tpot;
+  };
+  const Point published[] = {{1, 84.95, 0.01175}, {200, 4442.73, 0.04197}};
+  REQUIRE(t.curve.size() == 10);  // 1, 2, 4, ... 256 and the scenario's 200
+  CHECK(serving_curve(s, *find_gpu("a100-80gb"), 100).size() == 7);  // up to what the KV cache holds
+  for (const Point& p : published) {
+    const auto it = std::find_if(t.curve.begin(), t.curve.end(), [&](const ServingPoint& x) { return x.batch == p.batch; });
+    REQUIRE(it != t.curve.end());
+    CHECK(it->output_tokens_per_s == Approx(p.out).epsilon(0.25));
+    CHECK(it->tpot_s == Approx(p.tpot).epsilon(0.25));
+  }
+  // Throughput rises with the batch and each request's TPOT grows.
+  for (size_t i = 1; i < t.curve.size(); ++i) {
+    CHECK(t.curve[i].output_tokens_per_s > t.curve[i - 1].output_tokens_per_s);
+    CHECK(t.curve[i].tpot_s > t.curve[i - 1].tpot_s);
+  }
+}
