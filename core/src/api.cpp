@@ -25,18 +25,6 @@ constexpr int kMaxDepth = 64;
 
 using Handler = std::function<nlohmann::json(const nlohmann::json&)>;
 
-// The ranking, plus the warnings of reading the scenario when there are any (a price override
-// for an unknown instance type would otherwise pass unseen: it changes no plan).
-nlohmann::json with_warnings(const Scenario& s) {
-  nlohmann::json j = rank_json(s);
-  if (s.warnings.empty()) return j;
-  for (const Warning& w : s.warnings) {
-    j["warnings"].push_back(w.message);
-    j["warning_details"].push_back(to_json(w));
-  }
-  return j;
-}
-
 // The top-level keys of a config.json that the core reads (for the page's link, which keeps
 // only those): the keys the reader asks about, plus the two that hf_config.cpp reads around it
 // (the class name in "architectures" when model_type is missing, and "_name_or_path" for the
@@ -56,7 +44,7 @@ nlohmann::json config_keys(const nlohmann::json& config) {
 const std::map<std::string, Handler>& scenario_commands() {
   static const std::map<std::string, Handler> commands = {
       {"estimate", [](const nlohmann::json& in) { return to_json(estimate(parse_scenario(in))); }},
-      {"rank", [](const nlohmann::json& in) { return with_warnings(parse_scenario(in)); }},
+      {"rank", [](const nlohmann::json& in) { return rank_json(parse_scenario(in)); }},
       {"takes", [](const nlohmann::json& in) {
          nlohmann::json gpus = nlohmann::json::array();
          for (const GpuTakes& t : what_it_takes(parse_scenario(in))) gpus.push_back(to_json(t));

@@ -92,6 +92,9 @@ TEST_CASE("a price for an instance type that exists nowhere is named in a warnin
   REQUIRE(r.ok);
   REQUIRE(r.value.contains("warning_details"));
   CHECK(r.value["warning_details"][0]["field"] == "pricing.overrides.no-such-type");
+  int listed = 0;  // once: rank_json lists the scenario's warnings, nothing adds them again
+  for (const json& w : r.value["warning_details"]) listed += w["code"] == "unknown_override" ? 1 : 0;
+  CHECK(listed == 1);
   // No warnings, no key: a ranking without them is as before.
   CHECK_FALSE(run("rank", kBase).value.contains("warnings"));
   // A price for one of the scenario's own instance types is used, so no warning.
