@@ -16,6 +16,11 @@ const SHOTS = [
   { name: 'desktop-en-dark', width: 1280, height: 1000, locale: 'en-US', colorScheme: 'dark' },
   { name: 'phone-en', width: 360, height: 780, locale: 'en-US', fullPage: true },
   { name: 'phone-zh', width: 360, height: 780, locale: 'zh-CN', fullPage: true },
+  // What it takes on every GPU type, and what would make it fit: a 70B model on one A100.
+  { name: 'takes-en', width: 1280, height: 1000, locale: 'en-US', hash: '#model=llama-3.1-70b&gpu=a100-80gb&seq_len=8192&batch=4',
+    element: '.card:has(#fits-h)' },
+  // The lookup table with its column settings above it.
+  { name: 'table-en', width: 1280, height: 1000, locale: 'en-US', open: '#lookup details', element: '#lookup' },
 ];
 
 await mkdir(out, { recursive: true });
@@ -24,9 +29,15 @@ for (const shot of SHOTS) {
   const context = await browser.newContext({ viewport: { width: shot.width, height: shot.height },
     locale: shot.locale, colorScheme: shot.colorScheme ?? 'light', deviceScaleFactor: 1 });
   const page = await context.newPage();
-  await page.goto(offlineUrl(HASH));
+  await page.goto(offlineUrl(shot.hash ?? HASH));
   await page.waitForSelector('html.ready');
-  await page.screenshot({ path: join(out, `${shot.name}.png`), fullPage: shot.fullPage ?? false });
+  if (shot.open) {
+    await page.locator(`${shot.open} > summary`).click();
+    await page.waitForSelector(`${shot.element} table`);
+  }
+  const path = join(out, `${shot.name}.png`);
+  if (shot.element) await page.locator(shot.element).first().screenshot({ path });
+  else await page.screenshot({ path, fullPage: shot.fullPage ?? false });
   await context.close();
   console.log(`docs/screenshots/${shot.name}.png`);
 }

@@ -86,7 +86,7 @@ function update() {
   // and layout are for the estimate above.
   const open = ['gpu', 'gpus', 'tp', 'pp'].reduce((s, key) => set(s, key, undefined), priced);
   views.inputs.render(scenario);
-  views.ranking.render(scenario, core.rank(open), plan?.instance);
+  views.ranking.render(scenario, core.rank({ ...open, today: new Date().toISOString().slice(0, 10) }), plan?.instance);
   views.inputs.showError(estimate.error);
   views.ranking.showError(estimate.error);
   views.results.render({ scenario, estimate, fits, takes });
