@@ -23,7 +23,9 @@ namespace {
 // can exhaust the (small) wasm stack.
 constexpr int kMaxDepth = 64;
 
-using Handler = std::function<nlohmann::json(const nlohmann::json&)>;
+// A plain function pointer: the handlers capture nothing, and std::function costs wasm bytes
+// (a type-erased class per lambda with its RTTI name).
+using Handler = nlohmann::json (*)(const nlohmann::json&);
 
 // The ranking, plus the warnings of reading the scenario when there are any (a price override
 // for an unknown instance type would otherwise pass unseen: it changes no plan).
@@ -101,7 +103,7 @@ nlohmann::json parse_text(const std::string& text) {
   }
 }
 
-nlohmann::json run_scenarios(const Handler& handler, const nlohmann::json& input) {
+nlohmann::json run_scenarios(Handler handler, const nlohmann::json& input) {
   if (!input.is_array()) return handler(input);
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < input.size(); ++i) {
