@@ -23,7 +23,9 @@ namespace {
 // can exhaust the (small) wasm stack.
 constexpr int kMaxDepth = 64;
 
-using Handler = std::function<nlohmann::json(const nlohmann::json&)>;
+// A plain function pointer: the handlers capture nothing, and std::function costs wasm bytes
+// (a type-erased class per lambda with its RTTI name).
+using Handler = nlohmann::json (*)(const nlohmann::json&);
 
 // The top-level keys of a config.json that the core reads (for the page's link, which keeps
 // only those): the keys the reader asks about, plus the two that hf_config.cpp reads around it
@@ -89,7 +91,7 @@ nlohmann::json parse_text(const std::string& text) {
   }
 }
 
-nlohmann::json run_scenarios(const Handler& handler, const nlohmann::json& input) {
+nlohmann::json run_scenarios(Handler handler, const nlohmann::json& input) {
   if (!input.is_array()) return handler(input);
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < input.size(); ++i) {
