@@ -497,6 +497,17 @@ Config fallback_config(const Search& z, const Instance& i) {
   return c;
 }
 
+// A plan that cannot run: no speed, time or cost, and why.
+void not_runnable(Plan& p, std::string reason) {
+  p.fits = false;
+  p.throughput.reset();
+  p.hours.reset();
+  p.cost.reset();
+  p.cost_per_million_tokens.reset();
+  p.load.reset();
+  p.reason = std::move(reason);
+}
+
 Plan instance_plan(Search& z, const Instance& instance) {
   const Gpu& gpu = *find_gpu(instance.gpu_id);
   const std::vector<Config>& configs = layouts(z, gpu, {instance.gpus, can_span(z, instance)});
@@ -508,28 +519,15 @@ Plan instance_plan(Search& z, const Instance& instance) {
   if (!best) best = make_plan(z, instance, gpu, fallback_config(z, instance));
   if (!best->fits && !configs.empty()) best->reason = reason_for(z, *best, gpu);
   if (configs.empty()) {
-    best->fits = false;
-    best->throughput.reset();
-    best->hours.reset();
-    best->cost.reset();
-    best->cost_per_million_tokens.reset();
-    best->load.reset();
-    best->reason = "no layout of " + (z.s.gpus_set ? std::to_string(z.s.gpus) + " GPUs" : std::string("this size")) + " can run on " +
+    not_runnable(*best, "no layout of " + (z.s.gpus_set ? std::to_string(z.s.gpus) + " GPUs" : std::string("this size")) + " can run on " +
                    instance.instance + " (" + std::to_string(instance.gpus) + " GPUs per instance" +
                    (instance.cluster ? "" : ", no cluster network") + "; engine " + to_string(z.s.engine) +
-                   (z.caps.multi_node ? "" : " runs on one machine") + ")";
+                   (z.caps.multi_node ? "" : " runs on one machine") + ")");
     if (z.s.filters.max_gpus) best->reason += "; max_gpus is " + std::to_string(*z.s.filters.max_gpus);
   }
   const std::string unsupported = unsupported_reason(z.s, gpu);
-  if (!unsupported.empty()) {  // it may fit in memory, but the engine cannot run it on this card
-    best->fits = false;
-    best->throughput.reset();
-    best->hours.reset();
-    best->cost.reset();
-    best->cost_per_million_tokens.reset();
-    best->load.reset();
-    best->reason = unsupported;
-  }
+  // It may fit in memory, but the engine cannot run it on this card.
+  if (!unsupported.empty()) not_runnable(*best, unsupported);
   return *best;
 }
 
