@@ -514,7 +514,7 @@ Plan instance_plan(Search& z, const Instance& instance) {
   std::optional<Plan> best;
   for (const Config& c : configs) {
     Plan p = make_plan(z, instance, gpu, c);
-    if (!best || better(p, *best)) best = p;
+    if (!best || better(p, *best)) best = std::move(p);
   }
   if (!best) best = make_plan(z, instance, gpu, fallback_config(z, instance));
   if (!best->fits && !configs.empty()) best->reason = reason_for(z, *best, gpu);
@@ -528,7 +528,7 @@ Plan instance_plan(Search& z, const Instance& instance) {
   const std::string unsupported = unsupported_reason(z.s, gpu);
   // It may fit in memory, but the engine cannot run it on this card.
   if (!unsupported.empty()) not_runnable(*best, unsupported);
-  return *best;
+  return std::move(*best);
 }
 
 // The fewest GPUs in nodes of 8 with the card's own links: TP inside a node, pipeline stages or
@@ -624,9 +624,11 @@ std::vector<Plan> rank_plans(const Scenario& s) {
   // A load sets the GPU count through its replicas (estimate ignores the load, so both may be given there).
   if (s.load && s.gpus_set) throw InputError("load", "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"");
   Search z(s);
+  const std::vector<const Instance*> candidates = candidate_instances(s);
   std::vector<Plan> plans;
+  plans.reserve(candidates.size());  // a plan carries strings and vectors: no regrowth copies
   // From `s`, not a copy: plans of custom instances point into the caller's scenario.
-  for (const Instance* instance : candidate_instances(s)) plans.push_back(instance_plan(z, *instance));
+  for (const Instance* instance : candidates) plans.push_back(instance_plan(z, *instance));
   // Sort indices, then move each plan once: plans carry strings, and a merge sort moves often.
   std::vector<size_t> order(plans.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
