@@ -62,6 +62,7 @@ struct Shape {
 struct Search {
   const Scenario& s;  // the caller's scenario: every constraint is read from here
   Scenario base;      // the same, without the model as given (which can be megabytes of config.json)
+  Scenario scratch;   // base with one candidate's layout applied (at())
   ModelCosts costs;
   EngineCaps caps;
   int64_t max_gpus = kMaxSearchGpus;
@@ -73,20 +74,23 @@ struct Search {
   explicit Search(const Scenario& in) : s(in), base(in) {
     base.model_input = nullptr;
     base.pricing.custom_instances.clear();
+    scratch = base;
     costs = model_costs(in);
     caps = engine_caps(in.engine);
     max_gpus = in.filters.max_gpus.value_or(kMaxSearchGpus);
   }
 };
 
-// The scenario of one candidate layout: a fresh copy of the input with the layout applied.
-Scenario at(const Search& z, const Config& c) {
-  Scenario t = z.base;
-  t.tp = c.tp;
-  t.pp = c.pp;
-  t.gpus = c.gpus;
-  t.training.zero = c.zero;
-  return t;
+// The scenario of one candidate layout: the input with the layout applied. One scratch copy is
+// reused (a copy per candidate was most of the planner's time in wasm); every call sets all four
+// layout fields, so the result never depends on an earlier candidate, and constraints are only
+// ever read from the input `z.s`. Use the result at once: the next call overwrites it.
+const Scenario& at(Search& z, const Config& c) {
+  z.scratch.tp = c.tp;
+  z.scratch.pp = c.pp;
+  z.scratch.gpus = c.gpus;
+  z.scratch.training.zero = c.zero;
+  return z.scratch;
 }
 
 double per_gpu_bytes(Search& z, const Config& c, const Gpu& gpu) {
@@ -97,7 +101,7 @@ double per_gpu_bytes(Search& z, const Config& c, const Gpu& gpu) {
   }
   auto it = z.memory_less_runtime.find(key_of(c));
   if (it == z.memory_less_runtime.end()) {
-    const Scenario t = at(z, c);
+    const Scenario& t = at(z, c);
     const double bytes = estimate_memory(t, nullptr).per_gpu_bytes - runtime_bytes(t, nullptr);
     it = z.memory_less_runtime.emplace(key_of(c), bytes).first;
   }

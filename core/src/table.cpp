@@ -84,7 +84,8 @@ Inputs read_inputs(const json& input) {
     } else if (key == "models" || key == "columns" || key == "context") {
       continue;
     } else {
-      throw InputError(key, "is not a table key (models, columns, context, pricing, filters, headroom, efficiency)");
+      // An empty key still gets a visible name, as json_reader.cpp does for scenarios (found by fuzzing).
+      throw InputError(key.empty() ? "\"\"" : key, "is not a table key (models, columns, context, pricing, filters, headroom, efficiency)");
     }
   }
   if (input.contains("models")) {
