@@ -133,6 +133,8 @@ double weights_per_gpu(const Scenario& s, WeightFormat format) {
   return (stage_layers * w.per_layer + ends) / tp;
 }
 
+double cuda_context_bytes(const Gpu* gpu) { return gpu ? gpu->cuda_context_bytes : kDefaultContextBytes; }
+
 double runtime_bytes(const Scenario& s, const Gpu* gpu) {
   double bytes = gpu ? gpu->cuda_context_bytes + gpu->blas_workspace_bytes
                      : kDefaultContextBytes + kDefaultWorkspaceBytes;

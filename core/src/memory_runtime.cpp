@@ -15,15 +15,9 @@ constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kRoundLargeWaste = 1 * kMiB;
 // Large weight tensors per transformer layer: q, k, v, o, gate, up, down (HF Llama-style modules).
 constexpr double kWeightTensorsPerLayer = 7;
-// Used when no GPU is chosen: Ampere-class CUDA context with lazy loading (~400 MiB per
-// pytorch/pytorch#109888), as memory_inference.cpp.
-constexpr double kDefaultContextBytes = 400 * kMiB;
-// NCCL keeps NCCL_BUFFSIZE (4 MiB default, NCCL env docs) per channel and direction; assumption:
-// 32 channels x 2 directions = 256 MiB per communicator (as memory_training.cpp). Allocated with
-// cudaMalloc outside PyTorch's allocator: counted by nvidia-smi, not by memory_reserved.
-constexpr double kNcclBytesPerGroup = 4 * kMiB * 32 * 2;
-
-double context_bytes(const Gpu* gpu) { return gpu ? gpu->cuda_context_bytes : kDefaultContextBytes; }
+// NCCL buffers (nccl_bytes_per_communicator(), memory_training.cpp) are allocated with cudaMalloc
+// outside PyTorch's allocator: counted by nvidia-smi, not by memory_reserved.
+double context_bytes(const Gpu* gpu) { return cuda_context_bytes(gpu); }
 
 int communicators(const Scenario& s) { return (s.dp() > 1) + (s.tp > 1) + (s.pp > 1); }
 
@@ -37,7 +31,7 @@ MemoryFigures memory_figures(const Scenario& s, const Gpu* gpu, const MemoryEsti
   f.allocated_bytes = std::max(0.0, m.per_gpu_bytes - b.runtime);
   const double ctx = context_bytes(gpu);
   // NCCL buffers: training's runtime already counts them; inference's does not.
-  const double nccl = communicators(s) * kNcclBytesPerGroup;
+  const double nccl = communicators(s) * nccl_bytes_per_communicator();
   const double nccl_in_runtime = is_training(s.task) ? nccl : 0;
   // Runtime minus what lives outside the allocator: cuBLAS workspace, CUDA-graph pool,
   // DeepSpeed buckets and fragmentation, all of which PyTorch's allocator reserves.

@@ -249,6 +249,8 @@ void spill_paged_states(const Scenario& s, const Gpu* gpu, MemoryEstimate* m) {
 
 }  // namespace
 
+double nccl_bytes_per_communicator() { return kNcclBytesPerGroup; }
+
 MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
   MemoryEstimate m;
   // Megatron's distributed optimizer is its only ZeRO-like sharding (stage 1).

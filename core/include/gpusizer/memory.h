@@ -81,6 +81,12 @@ int64_t layers_on_busiest_stage(const Scenario& s);
 double weights_per_gpu(const Scenario& s, WeightFormat format);
 // CUDA context + BLAS workspace of the card (or the generic default) + engine buffers.
 double runtime_bytes(const Scenario& s, const Gpu* gpu);
+
+// The CUDA context of one process on `gpu` (a default Ampere-class figure without a card):
+// memory_inference.cpp holds the figure and its source.
+double cuda_context_bytes(const Gpu* gpu);
+// NCCL buffers of one communicator (memory_training.cpp holds the figure and its source).
+double nccl_bytes_per_communicator();
 // Elements per token alive at the peak of one block's forward pass without autograd.
 double live_elements_per_token(const Architecture& a);
 
