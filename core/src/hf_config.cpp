@@ -483,8 +483,19 @@ int64_t vision_params(JsonReader& r, const std::string& type, int64_t text_hidde
     const int64_t block = 4 * (h * h + h) + (h * i + i) + (i * h + h) + 2 * 2 * h;
     return ch * p * p * h + h + positions * h + 2 * 2 * h + layers * block + i * pin + pout * pout + vout * th;
   }
+  if (type == "mistral3") {
+    // PixtralVisionModel: patch conv without bias, ln_pre, RMSNorm blocks with bias-free q/k/v/o
+    // and gated MLP (2D RoPE: no position table) + Mistral3MultiModalProjector (RMSNorm, patch
+    // merger Linear(h m^2, h), Linear(h, text), Linear(text, text), no biases).
+    const int64_t h = vision_key(v, "hidden_size", 1024), i = vision_key(v, "intermediate_size", 4096);
+    const int64_t layers = vision_key(v, "num_hidden_layers", 24), p = vision_key(v, "patch_size", 16);
+    const int64_t ch = vision_key(v, "num_channels", 3);
+    const int64_t merge = r.integer("spatial_merge_size", 1, kMaxArchSize).value_or(2);
+    const int64_t block = 2 * h + 4 * h * h + 3 * h * i;
+    return ch * p * p * h + h + layers * block + h + h * merge * merge * h + h * th + th * th;
+  }
   throw InputError(r.field("vision_config"),
-                   "is not counted for model type \"" + type + "\" (known: gemma3, qwen2_5_vl, llama4); "
+                   "is not counted for model type \"" + type + "\" (known: gemma3, qwen2_5_vl, llama4, mistral3); "
                    "remove it to size the language model alone");
 }
 

@@ -144,6 +144,7 @@ const Published kPublished[] = {
     {"qwen2.5-vl-7b", 8.29e9, 0, 0, ActiveDef::All, 8292166656, "Qwen/Qwen2.5-VL-7B-Instruct Hub page: 8.29B"},
     {"qwen2.5-vl-72b", 73.4e9, 0, 0, ActiveDef::All, 0, "Qwen/Qwen2.5-VL-72B-Instruct Hub page: 73.4B"},
     {"mistral-small-3-24b", 23.6e9, 0, 0, ActiveDef::All, 23572403200, "mistralai/Mistral-Small-24B-Instruct-2501 Hub page: 23.6B"},
+    {"mistral-small-3.1-24b", 24e9, 0, 0, ActiveDef::All, 0, "mistralai/Mistral-Small-3.1-24B-Instruct-2503 card: 24B"},
     {"phi-4", 14.7e9, 0, 0, ActiveDef::All, 14659507200, "microsoft/phi-4 Hub page: 14.7B"},
     {"qwen3-next-80b-a3b", 80e9, 3e9, 1e9, ActiveDef::NoEmbeddingHead, 0, "Qwen/Qwen3-Next-80B-A3B-Instruct card: 80B total, 3B activated"},
 };

@@ -416,6 +416,23 @@ const char* const kQwen3Next80B = R"({
   "tie_word_embeddings": false, "torch_dtype": "bfloat16", "transformers_version": "4.57.0.dev0",
   "use_cache": true, "use_sliding_window": false, "vocab_size": 151936})";
 
+// mistralai/Mistral-Small-3.1-24B-Instruct-2503: mistral3 wraps the Mistral Small 3 text model
+// and a Pixtral vision tower (keys the import does not read left out: token ids, rope details).
+const char* const kMistralSmall31 = R"({
+  "architectures": ["Mistral3ForConditionalGeneration"], "image_token_index": 10,
+  "model_type": "mistral3", "multimodal_projector_bias": false, "projector_hidden_act": "gelu",
+  "spatial_merge_size": 2,
+  "text_config": {"attention_dropout": 0.0, "head_dim": 128, "hidden_act": "silu",
+    "hidden_size": 5120, "initializer_range": 0.02, "intermediate_size": 32768,
+    "max_position_embeddings": 131072, "model_type": "mistral", "num_attention_heads": 32,
+    "num_hidden_layers": 40, "num_key_value_heads": 8, "rms_norm_eps": 1e-05,
+    "rope_theta": 1000000000.0, "sliding_window": null, "use_cache": true, "vocab_size": 131072},
+  "torch_dtype": "bfloat16", "vision_config": {"attention_dropout": 0.0, "head_dim": 64,
+    "hidden_act": "silu", "hidden_size": 1024, "image_size": 1540, "initializer_range": 0.02,
+    "intermediate_size": 4096, "model_type": "pixtral", "num_attention_heads": 16,
+    "num_channels": 3, "num_hidden_layers": 24, "patch_size": 14, "rope_theta": 10000.0},
+  "vision_feature_layer": -1})";
+
 struct Case {
   const char* preset;
   const char* config;
@@ -451,6 +468,7 @@ const Case kCases[] = {
     {"phi-4", kPhi4},
     {"mistral-small-3-24b", kMistralSmall24B},
     {"qwen3-next-80b-a3b", kQwen3Next80B},
+    {"mistral-small-3.1-24b", kMistralSmall31},
 };
 
 std::string error_field(const json& config) {

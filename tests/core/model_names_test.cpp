@@ -82,6 +82,7 @@ const Spelling kSpellings[] = {
     {"bert-base-uncased", "bert-base", nullptr},
     {"01-ai/Yi-34B-Chat", "yi-34b", nullptr},
     {"THUDM/chatglm3-6b", "chatglm3-6b", nullptr},
+    {"mistralai/Mistral-Small-3.2-24B-Instruct-2506", "mistral-small-3.1-24b", nullptr},
     {"Qwen/Qwen3-Next-80B-A3B-Instruct-FP8", "qwen3-next-80b-a3b", "fp8"},
 };
 
