@@ -512,7 +512,9 @@ void not_runnable(Plan& p, std::string reason) {
   p.reason = std::move(reason);
 }
 
-Plan instance_plan(Search& z, const Instance& instance) {
+// `explain`: write why a plan does not fit or cannot run (strings: the ranking shows them; the
+// table needs only its best plan's, and builds that one afterwards).
+Plan instance_plan(Search& z, const Instance& instance, bool explain) {
   const Gpu& gpu = *find_gpu(instance.gpu_id);
   const std::vector<Config>& configs = layouts(z, gpu, {instance.gpus, can_span(z, instance)});
   std::optional<Plan> best;
@@ -521,13 +523,14 @@ Plan instance_plan(Search& z, const Instance& instance) {
     if (!best || better(p, *best)) best = std::move(p);
   }
   if (!best) best = make_plan(z, instance, gpu, fallback_config(z, instance));
-  if (!best->fits && !configs.empty()) best->reason = reason_for(z, *best, gpu);
+  if (explain && !best->fits && !configs.empty()) best->reason = reason_for(z, *best, gpu);
   if (configs.empty()) {
-    not_runnable(*best, "no layout of " + (z.s.gpus_set ? std::to_string(z.s.gpus) + " GPUs" : std::string("this size")) + " can run on " +
+    not_runnable(*best, !explain ? std::string() :
+                   "no layout of " + (z.s.gpus_set ? std::to_string(z.s.gpus) + " GPUs" : std::string("this size")) + " can run on " +
                    instance.instance + " (" + std::to_string(instance.gpus) + " GPUs per instance" +
                    (instance.cluster ? "" : ", no cluster network") + "; engine " + to_string(z.s.engine) +
                    (z.caps.multi_node ? "" : " runs on one machine") + ")");
-    if (z.s.filters.max_gpus) best->reason += "; max_gpus is " + std::to_string(*z.s.filters.max_gpus);
+    if (explain && z.s.filters.max_gpus) best->reason += "; max_gpus is " + std::to_string(*z.s.filters.max_gpus);
   }
   const std::string unsupported = unsupported_reason(z.s, gpu);
   // It may fit in memory, but the engine cannot run it on this card.
@@ -632,7 +635,7 @@ std::vector<Plan> rank_plans(const Scenario& s) {
   std::vector<Plan> plans;
   plans.reserve(candidates.size());  // a plan carries strings and vectors: no regrowth copies
   // From `s`, not a copy: plans of custom instances point into the caller's scenario.
-  for (const Instance* instance : candidates) plans.push_back(instance_plan(z, *instance));
+  for (const Instance* instance : candidates) plans.push_back(instance_plan(z, *instance, true));
   // Sort indices, then move each plan once: plans carry strings, and a merge sort moves often.
   std::vector<size_t> order(plans.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -643,6 +646,22 @@ std::vector<Plan> rank_plans(const Scenario& s) {
   return sorted;
 }
 
+std::optional<Plan> best_plan(const Scenario& s) {
+  if (s.load && s.gpus_set) throw InputError("load", "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"");
+  Search z(s);
+  std::optional<Plan> best;
+  const Instance* best_instance = nullptr;
+  for (const Instance* instance : candidate_instances(s)) {
+    Plan p = instance_plan(z, *instance, false);
+    if (!best || better(p, *best)) {
+      best = std::move(p);
+      best_instance = instance;
+    }
+  }
+  if (best && !best->fits) best = instance_plan(z, *best_instance, true);  // its reason, in words
+  return best;
+}
+
 std::vector<GpuTakes> what_it_takes(const Scenario& s) {
   Search z(s);
   std::vector<GpuTakes> out;
@@ -650,39 +669,67 @@ std::vector<GpuTakes> what_it_takes(const Scenario& s) {
   return out;
 }
 
+// Plans are most of the ranking's answer (~145 of them): written straight into the object map, in
+// key order, with no initializer lists (each pair of those is a temporary array: twice the time).
 nlohmann::json to_json(const Plan& p) {
+  using json = nlohmann::json;
   const Instance& i = *p.instance;
-  nlohmann::json j = {{"provider", i.provider}, {"provider_id", i.provider_id}, {"instance", i.instance},
-                      {"region", i.region}, {"gpu", i.gpu_id}, {"gpus_per_instance", i.gpus},
-                      {"instances", p.instances}, {"gpus", p.gpus}, {"tp", p.tp}, {"pp", p.pp},
-                      {"zero", p.zero}, {"replicas", p.replicas}, {"per_gpu_bytes", p.per_gpu_bytes},
-                      {"usable_bytes", p.usable_bytes}, {"fits", p.fits},
-                      {"price_per_instance_hour", p.price_per_instance_hour}, {"price_per_hour", p.price_per_hour},
-                      {"currency", p.currency}, {"billing", i.billing}, {"price_date", i.price_date},
-                      {"price_source", i.source}};
-  j["links"] = {{"inside", p.links.inside}, {"inside_bytes_per_s", p.links.inside_bytes_per_s},
-                {"spans_instances", p.links.spans_instances}};
-  if (p.links.spans_instances) {
-    j["links"]["between"] = p.links.between;
-    j["links"]["between_gbps"] = p.links.between_gbps;
-  }
-  if (p.hours) j["hours"] = *p.hours;
-  if (p.cost) j["cost"] = *p.cost;
-  if (p.cost_per_million_tokens) j["cost_per_million_tokens"] = *p.cost_per_million_tokens;
-  if (p.throughput) j["throughput"] = to_json(*p.throughput);
+  json j = json::object();
+  json::object_t& o = j.get_ref<json::object_t&>();
+  auto put = [](json::object_t& to, const char* key, json value) { to.emplace_hint(to.end(), key, std::move(value)); };
+  put(o, "billing", i.billing);
+  if (p.cost) put(o, "cost", *p.cost);
+  if (p.cost_per_million_tokens) put(o, "cost_per_million_tokens", *p.cost_per_million_tokens);
+  put(o, "currency", p.currency);
+  put(o, "fits", p.fits);
+  put(o, "gpu", i.gpu_id);
+  put(o, "gpus", p.gpus);
+  put(o, "gpus_per_instance", i.gpus);
+  if (p.hours) put(o, "hours", *p.hours);
+  put(o, "instance", i.instance);
+  put(o, "instances", p.instances);
+  json links = json::object();
+  json::object_t& l = links.get_ref<json::object_t&>();
+  if (p.links.spans_instances) put(l, "between", p.links.between);
+  if (p.links.spans_instances) put(l, "between_gbps", p.links.between_gbps);
+  put(l, "inside", p.links.inside);
+  put(l, "inside_bytes_per_s", p.links.inside_bytes_per_s);
+  put(l, "spans_instances", p.links.spans_instances);
+  put(o, "links", std::move(links));
   if (p.load) {
-    const PlanLoad& l = *p.load;
-    j["load"] = {{"replicas", l.replicas}, {"concurrency_per_replica", l.concurrency_per_replica},
-                 {"requests_per_s_capacity", l.requests_per_s_capacity}, {"ttft_s", l.ttft_s}, {"tpot_s", l.tpot_s},
-                 {"instances", l.instances}, {"price_per_hour", l.price_per_hour},
-                 {"cost_per_million_tokens", l.cost_per_million_tokens}};
+    const PlanLoad& x = *p.load;
+    json load = json::object();
+    json::object_t& d = load.get_ref<json::object_t&>();
+    put(d, "concurrency_per_replica", x.concurrency_per_replica);
+    put(d, "cost_per_million_tokens", x.cost_per_million_tokens);
+    put(d, "instances", x.instances);
+    put(d, "price_per_hour", x.price_per_hour);
+    put(d, "replicas", x.replicas);
+    put(d, "requests_per_s_capacity", x.requests_per_s_capacity);
+    put(d, "tpot_s", x.tpot_s);
+    put(d, "ttft_s", x.ttft_s);
+    put(o, "load", std::move(load));
   }
+  put(o, "per_gpu_bytes", p.per_gpu_bytes);
+  put(o, "pp", p.pp);
+  put(o, "price_date", i.price_date);
+  put(o, "price_per_hour", p.price_per_hour);
+  put(o, "price_per_instance_hour", p.price_per_instance_hour);
+  put(o, "price_source", i.source);
+  put(o, "provider", i.provider);
+  put(o, "provider_id", i.provider_id);
+  if (!p.reason.empty()) put(o, "reason", p.reason);
+  put(o, "region", i.region);
+  put(o, "replicas", p.replicas);
+  if (p.throughput) put(o, "throughput", to_json(*p.throughput));
+  put(o, "tp", p.tp);
+  put(o, "usable_bytes", p.usable_bytes);
   if (!p.warnings.empty()) {
-    nlohmann::json w = nlohmann::json::array();
+    json w = json::array();
     for (const Warning& x : p.warnings) w.push_back(to_json(x));
-    j["warning_details"] = w;
+    put(o, "warning_details", std::move(w));
   }
-  if (!p.reason.empty()) j["reason"] = p.reason;
+  put(o, "zero", p.zero);
   return j;
 }
 
@@ -703,10 +750,11 @@ nlohmann::json rank_json(const Scenario& s) {
     warnings.push_back(w.message);
     details.push_back(to_json(w));
   }
-  nlohmann::json out = {{"plans", plans}};
+  nlohmann::json out = nlohmann::json::object();
+  out["plans"] = std::move(plans);  // moved: an initializer list would copy every plan
   if (!all.empty()) {  // absent keys are omitted, not empty (spec)
-    out["warnings"] = warnings;
-    out["warning_details"] = details;
+    out["warnings"] = std::move(warnings);
+    out["warning_details"] = std::move(details);
   }
   return out;
 }

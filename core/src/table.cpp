@@ -253,13 +253,13 @@ json cell(const Scenario& column, const std::string& model, const std::string& w
     s.model = *find_preset(model);
     s.model_input = model;
     validate_scenario(s);
-    const std::vector<Plan> plans = rank_plans(s);
-    if (plans.empty()) {
+    const std::optional<Plan> best = best_plan(s);
+    if (!best) {
       c["fits"] = false;
       c["reason"] = "no instance passes the filters";
       return c;
     }
-    const Plan& p = plans.front();
+    const Plan& p = *best;
     c["fits"] = p.fits;
     c["per_gpu_bytes"] = p.per_gpu_bytes;
     c["gpus"] = p.gpus;

@@ -126,3 +126,36 @@ TEST_CASE("Serving is ranked by cost per million output tokens", "[planner]") {
     CHECK(j.contains(key));
   }
 }
+
+// best_plan() (the table's cells) is rank_plans().front() without the others: same plan, same
+// figures, same reason, for fitting, non-fitting, filtered and loaded scenarios.
+TEST_CASE("best_plan is the ranking's first plan", "[planner]") {
+  const json scenarios[] = {
+      {{"model", "qwen2.5-72b"}, {"batch", 8}},
+      {{"model", "mistral-7b"}, {"gpus", 2}, {"filters", {{"gpus", {"a100-80gb"}}}}},
+      {{"model", "llama-3.1-70b"}, {"task", "full"}, {"training", {{"tokens", 1e9}}}},
+      {{"model", "llama-3.1-70b"}, {"task", "qlora"}, {"filters", {{"max_gpus", 1}}}},
+      {{"model", "deepseek-v3"}, {"filters", {{"max_gpus", 1}}}},  // fits nowhere: the closest, explained
+      {{"model", "llama-3.1-8b"}, {"prompt_tokens", 1000}, {"output_tokens", 200}, {"load", {{"requests_per_s", 4}, {"tpot_s", 0.05}}}},
+      {{"model", "qwen2.5-7b"}, {"filters", {{"providers", {"alibaba"}}}}, {"pricing", {{"currency", "CNY"}}}},
+  };
+  for (const json& in : scenarios) {
+    INFO(in.dump());
+    const Scenario s = parse_scenario(in);
+    const std::vector<Plan> all = rank_plans(s);
+    const std::optional<Plan> best = best_plan(s);
+    REQUIRE(best.has_value() == !all.empty());
+    if (!best) continue;
+    const Plan& first = all.front();
+    CHECK(best->instance == first.instance);
+    CHECK(best->fits == first.fits);
+    CHECK(best->gpus == first.gpus);
+    CHECK(best->tp == first.tp);
+    CHECK(best->pp == first.pp);
+    CHECK(best->zero == first.zero);
+    CHECK(best->per_gpu_bytes == first.per_gpu_bytes);
+    CHECK(best->price_per_hour == first.price_per_hour);
+    CHECK(best->reason == first.reason);
+    CHECK(to_json(*best) == to_json(first));
+  }
+}

@@ -88,6 +88,10 @@ double instance_price(const Instance& instance, const Scenario& s);
 // Throws InputError when the scenario's memory model does (e.g. an unavailable task).
 std::vector<Plan> rank_plans(const Scenario& s);
 
+// The first plan of rank_plans(s) without building and sorting the others' (the table's cells);
+// nullopt when no instance passes the filters.
+std::optional<Plan> best_plan(const Scenario& s);
+
 // One entry per catalog GPU type, in catalog order; the scenario's tp, pp and training.zero are kept.
 std::vector<GpuTakes> what_it_takes(const Scenario& s);
 
