@@ -487,6 +487,8 @@ function speedCase(c) {
 // Requests in flight: the stated concurrency; else a burst of num_prompts sent at once (rate "inf").
 function concurrencyOf(c) {
   const o = c.engine_options || {};
+  // A server that runs one generation at a time (engine_options.serialized) has batch 1 whatever the clients.
+  if (o.serialized) return { batch: 1 };
   const n = o.concurrency ?? o.max_concurrency ?? o.batch;
   // Fewer requests than clients (the dataset ran out of prompts): all of them in flight at once.
   if (n !== undefined) return { batch: Math.min(Number(n), o.requests_sent ?? Infinity) };
@@ -582,6 +584,11 @@ function predict(cov, est, c, byRun) {
       return gen && s.output_tokens ? gen * (s.prompt_tokens + s.output_tokens) / s.output_tokens : null;
     }
     case 'tpot':  // seconds per output token of one request, the batch's chunked prefill included
+      // A percentile of single decode-step latencies (LMDeploy profile_generation) is one step, no prefill.
+      if (/latency of decode steps/.test(c.unit) && t.decode_tokens_per_s) {
+        const s = cov.scenario;
+        return (s.batch || 1) * (s.gpus || 1) / ((s.tp || 1) * (s.pp || 1)) / t.decode_tokens_per_s;
+      }
       if (t.time_per_output_token_s) return t.time_per_output_token_s;
       return t.decode_tokens_per_s ? (cov.scenario.batch || 1) / t.decode_tokens_per_s : null;
     case 'mean_ttft': {
@@ -592,6 +599,11 @@ function predict(cov, est, c, byRun) {
       // One admitted request's whole life (its wave): B x output / (output tokens per second per replica).
       const dp = (cov.scenario.gpus || 1) / ((cov.scenario.tp || 1) * (cov.scenario.pp || 1));
       const wave = t.generation_tokens_per_s ? dp * b * (cov.scenario.output_tokens || 1) / t.generation_tokens_per_s : 0;
+      // vLLM multi-step scheduling (--num-scheduler-steps n, vllm-project/vllm PR #7000): the scheduler
+      // runs once per n decode steps, so a new request waits for the rest of the running chunk, n / 2
+      // steps on average, before its prefill.
+      const steps = (c.engine_options || {}).num_scheduler_steps || 1;
+      const chunkWait = steps > 1 && t.decode_tokens_per_s ? steps / 2 * dp * b / t.decode_tokens_per_s : 0;
       if (cov.rate && cov.rate !== Infinity) {
         // Overloaded (arrivals beyond the admitted batch): N prompts arrive over N / rate seconds and
         // leave at mu = B / wave per second; the queue grows linearly, the mean request waits
@@ -600,7 +612,7 @@ function predict(cov, est, c, byRun) {
           const mu = b / wave;
           return t.time_to_first_token_s / b + Math.max(0, cov.numPrompts / 2 * (1 / mu - 1 / cov.rate));
         }
-        return t.time_to_first_token_s / b;
+        return t.time_to_first_token_s / b + chunkWait;
       }
       // Closed loop in steady state: clients' requests arrive staggered, each prompt prefilled on its own
       // (a chunk among the decode steps), as under a finite rate; a burst queues FCFS behind the others.
