@@ -92,6 +92,10 @@ const METRICS = {
   nvidia_smi_used: 'memory (peak nvidia-smi)',
   peak_allocated_plus_context: 'memory (peak nvidia-smi)',
   gpu_memory_reported: 'memory (peak, counter not stated)',
+  // Memory figures of the mem-train-* files (maintainers' per-GPU VRAM notes, DeepSpeed's estimator):
+  // memory, not speed, so they are never counted among the unscored speed cases.
+  reported_memory_per_gpu: 'memory (peak, counter not stated)',
+  zero_model_states_estimate_per_gpu: 'memory (peak, counter not stated)',
   vllm_weights_loaded: 'memory (weights)',
   sglang_weights_loaded: 'memory (weights)',
   model_file_size: 'memory (weights)',
@@ -129,6 +133,8 @@ const ENGINE_READS = {
 const NOT_MODELLED = {
   load_peak_memory_allocated: 'not scored: no model of the loading transient (shards, on-the-fly quantization) yet',
   gpu_memory_reported: 'not scored: the source does not say which counter (allocated, reserved, nvidia-smi) or which sequence length',
+  reported_memory_per_gpu: 'not scored: the source does not say which counter (allocated, reserved, nvidia-smi) it read',
+  zero_model_states_estimate_per_gpu: "not scored: DeepSpeed's closed-form estimate of model states, not a measurement",
   vllm_kv_cache_available: "not scored: no model of vLLM's KV budget (gpu_memory_utilization minus weights, non-torch and activation peak) yet",
   vllm_max_concurrency: "not scored: no model of vLLM's KV budget yet (concurrency = KV tokens / max_model_len)",
   vllm_non_torch: 'not scored: no model of non-torch memory (CUDA context, NCCL, cuBLAS workspaces as vLLM counts them) yet',
@@ -412,7 +418,8 @@ function coverSpeed(c, model, base, catalog) {
     const scenario = { ...g.scenario, gpu };
     const training = scenario.task !== 'inference';
     // Figures stated per GPU are the aggregate over the case's GPUs divided by their count.
-    const perGpu = /per GPU/i.test(c.unit) && !/whole/i.test(c.unit) ? (c.gpu_count || 1) : 1;
+    // (TFLOP/s per GPU and MFU are per-GPU reads already: model_tflops_per_gpu divides by the GPUs.)
+    const perGpu = /per GPU/i.test(c.unit) && !/whole/i.test(c.unit) && !['model_tflops_per_gpu', 'mfu'].includes(direct) ? (c.gpu_count || 1) : 1;
     if (training) {
       const o = sc.c.engine_options || {};
       const dp = (scenario.gpus || 1) / ((scenario.tp || 1) * (scenario.pp || 1));
