@@ -252,6 +252,9 @@ function engineOf(c, training) {
   if (!training) {
     for (const e of ['vllm', 'sglang', 'lmdeploy', 'llama.cpp', 'tensorrt-llm']) if (f.includes(e)) return e;
     if (/llama-cpp|ollama|gguf/.test(f)) return 'llama.cpp';
+    // TGI: a Rust router batching continuously in front of Python shards that run vLLM's PagedAttention
+    // kernels and flash-attention (TGI docs, "PagedAttention"): a vLLM-class server, not generate().
+    if (/text-generation-inference|\btgi\b/.test(f)) return 'vllm';
     return 'transformers';
   }
   const o = c.engine_options || {};
