@@ -766,8 +766,19 @@ function evaluate(cases, bin) {
     r.params = results[i].value.model && results[i].value.model.params;
     if (typeof p === 'number' && r.cov.perGpu > 1) r.pred = p / r.cov.perGpu;
     // At a finite request rate the server emits at most what arrives: rate x output tokens per request.
+    // A run of N prompts lasts until the last one finishes: the arrivals (N / rate) or the server's own
+    // pace (N / mu, mu = requests per second at the admitted batch), whichever is longer, plus one
+    // request's latency (TTFT + output x TPOT) to drain; output throughput = N x output / that time.
     if (typeof p === 'number' && r.cov.rate && r.cov.rate !== Infinity && r.c.metric === 'output_throughput_tokens_per_s') {
-      r.pred = Math.min(r.pred, r.cov.rate * (r.cov.scenario.output_tokens || 1));
+      const out = r.cov.scenario.output_tokens || 1;
+      const t = results[i].value.throughput || {};
+      const n = r.cov.numPrompts;
+      if (n && n !== Infinity && t.time_per_output_token_s) {
+        const latency = (t.time_to_first_token_s || 0) / (r.cov.scenario.batch || 1) + out * t.time_per_output_token_s;
+        r.pred = n * out / (Math.max(n / r.cov.rate, n * out / r.pred) + latency);
+      } else {
+        r.pred = Math.min(r.pred, r.cov.rate * out);
+      }
     }
     if (p === null && r.cov.kind === 'speed' && results[i].value.gpu && !results[i].value.gpu.fits) {
       r.cov.skip = r.cov.skip || 'not scored: the memory estimate says this layout does not fit, so no speed is given';
