@@ -71,7 +71,9 @@ function loadData(dir) {
       ids.set(c.id, where);
       cases.push({ ...c, _source: doc.source.id, _split: doc.split });
     });
-    sources.push({ id: doc.source.id, split: doc.split, ref: doc.source.ref || '', url: doc.source.url || '', n: doc.cases.length });
+    // `fitted`: the constants whose values were chosen from this source's figures (why it is calibration).
+    sources.push({ id: doc.source.id, split: doc.split, ref: doc.source.ref || '', url: doc.source.url || '', n: doc.cases.length,
+      fitted: Array.isArray(doc.source.fitted) ? doc.source.fitted : [] });
   }
   return { cases, sources, files };
 }
@@ -893,7 +895,7 @@ function markdown(rows, sum, data) {
     '| source | split | cases | memory scored | memory median | memory within 10 % | speed scored | speed median | speed within 10 % | held-out memory without it: median | within 10 % |',
     '|---|---|---|---|---|---|---|---|---|---|---|');
   for (const s of sum.perSource) {
-    out.push(`| \`${s.id}\` | ${s.split} | ${s.cases} | ${s.mem.n} | ${pct(s.mem.median)} | ${pct(s.mem.within10)} | ${s.spd.n} | ${pct(s.spd.median)} | ${pct(s.spd.within10)} | ` +
+    out.push(`| \`${s.id}\`${s.fitted.length ? ` (fitted: ${s.fitted.join('; ')})` : ''} | ${s.split} | ${s.cases} | ${s.mem.n} | ${pct(s.mem.median)} | ${pct(s.mem.within10)} | ${s.spd.n} | ${pct(s.spd.median)} | ${pct(s.spd.within10)} | ` +
       `${s.without ? pct(s.without.median) : '-'} | ${s.without ? pct(s.without.within10) : '-'} |`);
   }
   out.push('');

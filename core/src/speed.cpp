@@ -192,7 +192,7 @@ EngineEfficiency engine_efficiency(const Scenario& s, const Gpu& gpu) {
     e.compute = training_efficiency(s.engine, gpu);
   } else {
     const ServingProfile p = serving_profile(s.engine);
-    e.compute = p.compute;
+    e.compute = std::min(p.compute, card_compute_cap(gpu));  // power-capped cards (card_shares.cpp)
     e.bandwidth = p.bandwidth * (dequantises(s.weights) ? kDequantBandwidthShare : 1) * card_bandwidth_factor(gpu, s.engine);
     e.step_overhead_s = p.step_s;
     e.layer_overhead_s = p.layer_s;

@@ -96,3 +96,20 @@ TEST_CASE("Serving curve follows a published vLLM throughput-vs-concurrency curv
     CHECK(t.curve[i].tpot_s > t.curve[i - 1].tpot_s);
   }
 }
+
+TEST_CASE("Power-capped T4 sustains 0.15 of its spec tensor FLOP/s while serving", "[speed][engine][card]") {
+  // card_shares.cpp: T4 share fitted on speed-wangjunjian-t4-vllm084 (calibration); other cards keep
+  // the engine's share, and bandwidth-bound decode at batch 1 is unaffected.
+  const Scenario s = parse_scenario({{"model", "qwen3-4b"}, {"engine", "vllm"}, {"prompt_tokens", 512}, {"output_tokens", 64}});
+  CHECK(engine_efficiency(s, *find_gpu("t4")).compute == Approx(0.15));
+  CHECK(engine_efficiency(s, *find_gpu("a100-80gb")).compute == Approx(0.5));
+  CHECK(engine_efficiency(s, *find_gpu("l4")).compute == Approx(0.5));
+  // Prefill of 512 tokens is compute-bound: about 0.5 / 0.15 slower than at the engine's share.
+  json capped = {{"model", "qwen3-4b"}, {"engine", "vllm"}, {"prompt_tokens", 512}, {"output_tokens", 64}};
+  json spec = capped;
+  spec["efficiency"] = {{"mfu", 0.5}};
+  const double ratio = run(spec, "t4").prefill_tokens_per_s / run(capped, "t4").prefill_tokens_per_s;
+  CHECK(ratio > 2.5);
+  CHECK(ratio < 0.5 / 0.15 + 0.01);
+  CHECK(run(capped, "t4").decode_tokens_per_s == Approx(run(spec, "t4").decode_tokens_per_s).epsilon(0.05));
+}
