@@ -50,7 +50,20 @@ struct ComputeCap {
 };
 constexpr ComputeCap kComputeCaps[] = {{"t4", 0.15}};
 
+// GeForce cards run FP16 tensor math with FP16 accumulate at twice the FP32-accumulate rate the
+// catalog lists (what PyTorch uses): NVIDIA Ampere GA102 whitepaper (RTX 3090: 142 vs 71 TFLOP/s
+// dense), Ada whitepaper (RTX 4090: 330.3 vs 165.2), RTX 5090 likewise (catalog note). Data-center
+// and workstation cards run both at the listed rate.
+constexpr const char* kHalfRateFp32Accumulate[] = {"rtx3090", "rtx4090", "rtx5090"};
+
 }  // namespace
+
+double fp16_accumulate_factor(const Gpu& gpu) {
+  for (const char* id : kHalfRateFp32Accumulate) {
+    if (gpu.id == id) return 2;
+  }
+  return 1;
+}
 
 double card_compute_cap(const Gpu& gpu) {
   for (const ComputeCap& c : kComputeCaps) {
