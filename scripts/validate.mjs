@@ -614,8 +614,11 @@ function predict(cov, est, c, byRun) {
       // vLLM multi-step scheduling (--num-scheduler-steps n, vllm-project/vllm PR #7000): the scheduler
       // runs once per n decode steps, so a new request waits for the rest of the running chunk, n / 2
       // steps on average, before its prefill.
+      // Without multi-step, a request arriving while others decode joins at the next iteration boundary
+      // (Orca's iteration-level scheduling, Yu et al. OSDI 2022): half a decode step on average. A lone
+      // request (b = 1) finds the engine idle.
       const steps = (c.engine_options || {}).num_scheduler_steps || 1;
-      const chunkWait = steps > 1 && t.decode_tokens_per_s ? steps / 2 * dp * b / t.decode_tokens_per_s : 0;
+      const chunkWait = b > 1 && t.decode_tokens_per_s ? steps / 2 * dp * b / t.decode_tokens_per_s : 0;
       if (cov.rate && cov.rate !== Infinity) {
         // Overloaded (arrivals beyond the admitted batch): N prompts arrive over N / rate seconds and
         // leave at mu = B / wave per second; the queue grows linearly, the mean request waits
@@ -628,7 +631,7 @@ function predict(cov, est, c, byRun) {
       }
       // Closed loop in steady state: clients' requests arrive staggered, each prompt prefilled on its own
       // (a chunk among the decode steps), as under a finite rate; a burst queues FCFS behind the others.
-      const own = cov.closedLoop ? t.time_to_first_token_s / b : t.time_to_first_token_s * (b + 1) / (2 * b);
+      const own = cov.closedLoop ? t.time_to_first_token_s / b + chunkWait : t.time_to_first_token_s * (b + 1) / (2 * b);
       const n = cov.queued || b;
       if (n <= b || !wave) return own;
       // More requests than the engine admits: closed loop of n clients, B served at a time, each waits
