@@ -71,7 +71,9 @@ function loadData(dir) {
       ids.set(c.id, where);
       cases.push({ ...c, _source: doc.source.id, _split: doc.split });
     });
-    sources.push({ id: doc.source.id, split: doc.split, ref: doc.source.ref || '', url: doc.source.url || '', n: doc.cases.length });
+    // `fitted`: the constants whose values were chosen from this source's figures (why it is calibration).
+    sources.push({ id: doc.source.id, split: doc.split, ref: doc.source.ref || '', url: doc.source.url || '', n: doc.cases.length,
+      fitted: Array.isArray(doc.source.fitted) ? doc.source.fitted : [] });
   }
   return { cases, sources, files };
 }
@@ -92,6 +94,10 @@ const METRICS = {
   nvidia_smi_used: 'memory (peak nvidia-smi)',
   peak_allocated_plus_context: 'memory (peak nvidia-smi)',
   gpu_memory_reported: 'memory (peak, counter not stated)',
+  // Memory figures of the mem-train-* files (maintainers' per-GPU VRAM notes, DeepSpeed's estimator):
+  // memory, not speed, so they are never counted among the unscored speed cases.
+  reported_memory_per_gpu: 'memory (peak, counter not stated)',
+  zero_model_states_estimate_per_gpu: 'memory (peak, counter not stated)',
   vllm_weights_loaded: 'memory (weights)',
   sglang_weights_loaded: 'memory (weights)',
   model_file_size: 'memory (weights)',
@@ -129,6 +135,8 @@ const ENGINE_READS = {
 const NOT_MODELLED = {
   load_peak_memory_allocated: 'not scored: no model of the loading transient (shards, on-the-fly quantization) yet',
   gpu_memory_reported: 'not scored: the source does not say which counter (allocated, reserved, nvidia-smi) or which sequence length',
+  reported_memory_per_gpu: 'not scored: the source does not say which counter (allocated, reserved, nvidia-smi) it read',
+  zero_model_states_estimate_per_gpu: "not scored: DeepSpeed's closed-form estimate of model states, not a measurement",
   vllm_kv_cache_available: "not scored: no model of vLLM's KV budget (gpu_memory_utilization minus weights, non-torch and activation peak) yet",
   vllm_max_concurrency: "not scored: no model of vLLM's KV budget yet (concurrency = KV tokens / max_model_len)",
   vllm_non_torch: 'not scored: no model of non-torch memory (CUDA context, NCCL, cuBLAS workspaces as vLLM counts them) yet',
@@ -246,6 +254,9 @@ function engineOf(c, training) {
   if (!training) {
     for (const e of ['vllm', 'sglang', 'lmdeploy', 'llama.cpp', 'tensorrt-llm']) if (f.includes(e)) return e;
     if (/llama-cpp|ollama|gguf/.test(f)) return 'llama.cpp';
+    // TGI: a Rust router batching continuously in front of Python shards that run vLLM's PagedAttention
+    // kernels and flash-attention (TGI docs, "PagedAttention"): a vLLM-class server, not generate().
+    if (/text-generation-inference|\btgi\b/.test(f)) return 'vllm';
     return 'transformers';
   }
   const o = c.engine_options || {};
@@ -370,6 +381,7 @@ function cover(c, presets, catalog) {
 }
 
 function coverSpeed(c, model, base, catalog) {
+  if (c.superseded_by) return { ...base, skip: `not scored: the source replaced this table (${c.superseded_by})` };
   const gpu = gpuId(c, catalog);
   if (!gpu) return { ...base, skip: `GPU "${c.gpu}" is not in the catalog` };
   if (!model) return { ...base, skip: 'no architecture given' };
@@ -402,6 +414,7 @@ function coverSpeed(c, model, base, catalog) {
     total_throughput_tokens_per_s: 'total_incl_prefill', tpot_s: 'tpot', train_tokens_per_s: 'train_tokens_per_s',
     ttft_s: 'mean_ttft', tflops_per_gpu: 'model_tflops_per_gpu', mfu: 'mfu', step_time_s: 'step_time' }[c.metric];
   if (direct && c.workload) {
+    let burst;
     const sc = speedCase(c);
     if (sc.skip) return { ...base, skip: sc.skip };
     if (/^(full|pretrain)$/.test(c.workload) && c.precision === 'fp8') return { ...base, skip: 'fp8 training (Transformer Engine) is not a scenario option' };
@@ -410,7 +423,8 @@ function coverSpeed(c, model, base, catalog) {
     const scenario = { ...g.scenario, gpu };
     const training = scenario.task !== 'inference';
     // Figures stated per GPU are the aggregate over the case's GPUs divided by their count.
-    const perGpu = /per GPU/i.test(c.unit) && !/whole/i.test(c.unit) ? (c.gpu_count || 1) : 1;
+    // (TFLOP/s per GPU and MFU are per-GPU reads already: model_tflops_per_gpu divides by the GPUs.)
+    const perGpu = /per GPU/i.test(c.unit) && !/whole/i.test(c.unit) && !['model_tflops_per_gpu', 'mfu'].includes(direct) ? (c.gpu_count || 1) : 1;
     if (training) {
       const o = sc.c.engine_options || {};
       const dp = (scenario.gpus || 1) / ((scenario.tp || 1) * (scenario.pp || 1));
@@ -435,9 +449,16 @@ function coverSpeed(c, model, base, catalog) {
       if (o.split_mode === 'row' && scenario.gpus > 1) { scenario.tp = scenario.gpus; scenario.pp = 1; }
       const graphs = o.enforce_eager === true ? false : typeof o.cuda_graphs === 'boolean' ? o.cuda_graphs : undefined;
       if (graphs !== undefined) scenario.efficiency = { ...(scenario.efficiency || {}), cuda_graphs: graphs };
+      // Tensor parallelism across Kubernetes pods: separate IPC namespaces keep NCCL off NVLink P2P and
+      // shared memory (NCCL PR #248 disables both between unconnected containers; ucx-py docs "NVLink and
+      // Docker/Kubernetes"), so the all-reduces ride the pod network, a link no scenario field expresses.
+      if (o.tp_link === 'pod network' && (scenario.tp || 1) > 1) {
+        return { ...base, skip: 'not scored: tensor parallelism across Kubernetes pods runs NCCL over the pod network (no NVLink P2P or shared memory between IPC namespaces); no scenario field expresses that link' };
+      }
       const conc = concurrencyOf(sc.c);
       if (conc.skip) return { ...base, skip: conc.skip };
       scenario.batch = conc.batch;
+      burst = conc.batch;  // requests the client keeps outstanding (before the engine's limits)
       if (!scenario.prompt_tokens) scenario.prompt_tokens = c.metric === 'prefill_tokens_per_s' ? (c.seq_len || 512) : 1;  // llama-bench tg: empty context
       if (!scenario.output_tokens) scenario.output_tokens = c.metric === 'prefill_tokens_per_s' ? 1 : (c.output_len || 128);
       scenario.seq_len = scenario.prompt_tokens + scenario.output_tokens;
@@ -446,7 +467,11 @@ function coverSpeed(c, model, base, catalog) {
       scenario.batch = Math.min(scenario.batch, cap);
     }
     const peakBf16 = GPUS.get(gpu) ? GPUS.get(gpu).bf16_tflops || GPUS.get(gpu).fp16_tflops : null;
-    return { ...base, read: direct, scenario, perGpu, rate: rateOf(sc.c), peakBf16, numPrompts: (sc.c.engine_options || {}).num_prompts };
+    const eo = sc.c.engine_options || {};
+    const numPrompts = Math.min(eo.num_prompts ?? eo.num_requests ?? Infinity, eo.requests_sent ?? Infinity);
+    // Closed loop: C clients each send their next request when the last returns (more requests than clients).
+    const closedLoop = burst !== undefined && (eo.concurrency ?? eo.max_concurrency) !== undefined && numPrompts > burst;
+    return { ...base, read: direct, scenario, perGpu, rate: rateOf(sc.c), peakBf16, numPrompts, burst, closedLoop };
   }
   return { ...base, skip: `metric ${c.metric} not compared yet` };
 }
@@ -474,8 +499,11 @@ function speedCase(c) {
 // Requests in flight: the stated concurrency; else a burst of num_prompts sent at once (rate "inf").
 function concurrencyOf(c) {
   const o = c.engine_options || {};
+  // A server that runs one generation at a time (engine_options.serialized) has batch 1 whatever the clients.
+  if (o.serialized) return { batch: 1 };
   const n = o.concurrency ?? o.max_concurrency ?? o.batch;
-  if (n !== undefined) return { batch: Number(n) };
+  // Fewer requests than clients (the dataset ran out of prompts): all of them in flight at once.
+  if (n !== undefined) return { batch: Math.min(Number(n), o.requests_sent ?? Infinity) };
   const rate = rateOf(c);
   if (rate === Infinity && o.num_prompts) return { batch: Number(o.num_prompts) };
   if (rate && rate !== Infinity) return { batch: c.batch || 1 };  // refined by the request rate (Little's law)
@@ -568,6 +596,11 @@ function predict(cov, est, c, byRun) {
       return gen && s.output_tokens ? gen * (s.prompt_tokens + s.output_tokens) / s.output_tokens : null;
     }
     case 'tpot':  // seconds per output token of one request, the batch's chunked prefill included
+      // A percentile of single decode-step latencies (LMDeploy profile_generation) is one step, no prefill.
+      if (/latency of decode steps/.test(c.unit) && t.decode_tokens_per_s) {
+        const s = cov.scenario;
+        return (s.batch || 1) * (s.gpus || 1) / ((s.tp || 1) * (s.pp || 1)) / t.decode_tokens_per_s;
+      }
       if (t.time_per_output_token_s) return t.time_per_output_token_s;
       return t.decode_tokens_per_s ? (cov.scenario.batch || 1) / t.decode_tokens_per_s : null;
     case 'mean_ttft': {
@@ -575,8 +608,36 @@ function predict(cov, est, c, byRun) {
       // of the B prefills; under a finite request rate a prompt mostly finds no queue: one prefill.
       const b = cov.scenario.batch || 1;
       if (!t.time_to_first_token_s) return null;
-      if (cov.rate && cov.rate !== Infinity) return t.time_to_first_token_s / b;
-      return t.time_to_first_token_s * (b + 1) / (2 * b);
+      // One admitted request's whole life (its wave): B x output / (output tokens per second per replica).
+      const dp = (cov.scenario.gpus || 1) / ((cov.scenario.tp || 1) * (cov.scenario.pp || 1));
+      const wave = t.generation_tokens_per_s ? dp * b * (cov.scenario.output_tokens || 1) / t.generation_tokens_per_s : 0;
+      // vLLM multi-step scheduling (--num-scheduler-steps n, vllm-project/vllm PR #7000): the scheduler
+      // runs once per n decode steps, so a new request waits for the rest of the running chunk, n / 2
+      // steps on average, before its prefill.
+      // Without multi-step, a request arriving while others decode joins at the next iteration boundary
+      // (Orca's iteration-level scheduling, Yu et al. OSDI 2022): half a decode step on average. A lone
+      // request (b = 1) finds the engine idle.
+      const steps = (c.engine_options || {}).num_scheduler_steps || 1;
+      const chunkWait = b > 1 && t.decode_tokens_per_s ? steps / 2 * dp * b / t.decode_tokens_per_s : 0;
+      if (cov.rate && cov.rate !== Infinity) {
+        // Overloaded (arrivals beyond the admitted batch): N prompts arrive over N / rate seconds and
+        // leave at mu = B / wave per second; the queue grows linearly, the mean request waits
+        // N / 2 x (1 / mu - 1 / rate) (deterministic fluid queue).
+        if (cov.overloaded && wave > 0 && cov.numPrompts) {
+          const mu = b / wave;
+          return t.time_to_first_token_s / b + Math.max(0, cov.numPrompts / 2 * (1 / mu - 1 / cov.rate));
+        }
+        return t.time_to_first_token_s / b + chunkWait;
+      }
+      // Closed loop in steady state: clients' requests arrive staggered, each prompt prefilled on its own
+      // (a chunk among the decode steps), as under a finite rate; a burst queues FCFS behind the others.
+      const own = cov.closedLoop ? t.time_to_first_token_s / b + chunkWait : t.time_to_first_token_s * (b + 1) / (2 * b);
+      const n = cov.queued || b;
+      if (n <= b || !wave) return own;
+      // More requests than the engine admits: closed loop of n clients, B served at a time, each waits
+      // (n - B) / B request lives (Little's law); a burst of n runs in n / B waves, the mean request
+      // waiting (n / B - 1) / 2 of them.
+      return own + (cov.closedLoop ? (n - b) / b : (n / b - 1) / 2) * wave;
     }
     case 'model_tflops_per_gpu':
     case 'mfu': {
@@ -636,6 +697,23 @@ function estimateAll(bin, scenarios) {
   return [...estimateAll(bin, scenarios.slice(0, half)), ...estimateAll(bin, scenarios.slice(half))];
 }
 
+// Requests a serving engine keeps in flight: the KV cache's tokens (the estimate's engine budget,
+// vLLM/SGLang) over a request's mean length while it decodes, prompt + output / 2 (PagedAttention
+// allocates blocks as tokens are generated and preempts when they run out: Kwon et al. 2023, 4.2
+// and 4.5); without an engine budget, the largest batch the memory estimate fits (max.batch).
+function admitted(cov, result) {
+  const s = cov.scenario;
+  if (cov.kind !== 'speed' || !s || s.task !== 'inference' || result.error) return Infinity;
+  const est = result.value;
+  const engine = est.memory && est.memory.engine;
+  let cap = Infinity;
+  if (engine && engine.kv_tokens > 0) {
+    cap = Math.max(1, Math.floor(engine.kv_tokens / ((s.prompt_tokens || 1) + (s.output_tokens || 1) / 2)));
+  }
+  if (est.gpu && !est.gpu.fits && est.max && est.max.batch >= 1) cap = Math.min(cap, est.max.batch);
+  return cap;
+}
+
 // Speed figures need the presets' shapes and the cards' peaks (filled by evaluate).
 const PRESETS = new Map();
 const GPUS = new Map();
@@ -654,13 +732,16 @@ function evaluate(cases, bin) {
   const rows = cases.map((c) => ({ c, cov: cover(c, presets, catalog) }));
   const todo = rows.filter((r) => r.cov.scenario);  // unexpressible rows still show their prediction
   const results = estimateAll(bin, todo.map((r) => r.cov.scenario));
-  // Serving: an engine holds at most what its KV cache fits in flight (the estimate's max.batch);
-  // a burst beyond that queues. Training and single requests that do not fit are reported as such.
-  const capped = todo.map((r, i) => [r, i]).filter(([r, i]) => !results[i].error && r.cov.kind === 'speed' &&
-    r.cov.scenario.task === 'inference' && results[i].value.gpu && !results[i].value.gpu.fits &&
-    results[i].value.max && results[i].value.max.batch >= 1 && results[i].value.max.batch < r.cov.scenario.batch);
+  // Serving: an engine holds at most what its KV cache fits in flight; a burst beyond that queues.
+  // Training and single requests that do not fit are reported as such.
+  for (const [r, i] of todo.map((x, k) => [x, k])) {
+    r.cov.admit = admitted(r.cov, results[i]);
+    if (r.cov.burst > r.cov.scenario.batch) r.cov.queued = r.cov.burst;  // beyond max_num_seqs
+  }
+  const capped = todo.map((r, i) => [r, i]).filter(([r]) => r.cov.admit < r.cov.scenario.batch &&
+    !(r.cov.rate && r.cov.rate !== Infinity));
   if (capped.length) {
-    for (const [r, i] of capped) { r.cov.queued = r.cov.scenario.batch; r.cov.scenario.batch = results[i].value.max.batch; }
+    for (const [r] of capped) { r.cov.queued = r.cov.burst || r.cov.scenario.batch; r.cov.scenario.batch = r.cov.admit; }
     const again = estimateAll(bin, capped.map(([r]) => r.cov.scenario));
     capped.forEach(([, i], k) => { results[i] = again[k]; });
   }
@@ -674,7 +755,10 @@ function evaluate(cases, bin) {
       const s = r.cov.scenario;
       if (!t.decode_tokens_per_s || !t.time_to_first_token_s) continue;
       const latency = t.time_to_first_token_s / s.batch + (s.output_tokens || 1) * s.batch / t.decode_tokens_per_s;
-      s.batch = Math.max(1, Math.min(r.cov.numPrompts || Infinity, Math.round(r.cov.rate * latency)));
+      const wanted = Math.max(1, Math.min(r.cov.numPrompts || Infinity, Math.round(r.cov.rate * latency)));
+      // Arrivals beyond what the KV cache admits queue: the server runs at its admitted batch (overloaded).
+      r.cov.overloaded = wanted > r.cov.admit;
+      s.batch = Math.min(wanted, r.cov.admit);
     }
     const again = estimateAll(bin, rated.map(([r]) => r.cov.scenario));
     rated.forEach(([, i], k) => { results[i] = again[k]; });
@@ -687,8 +771,19 @@ function evaluate(cases, bin) {
     r.params = results[i].value.model && results[i].value.model.params;
     if (typeof p === 'number' && r.cov.perGpu > 1) r.pred = p / r.cov.perGpu;
     // At a finite request rate the server emits at most what arrives: rate x output tokens per request.
+    // A run of N prompts lasts until the last one finishes: the arrivals (N / rate) or the server's own
+    // pace (N / mu, mu = requests per second at the admitted batch), whichever is longer, plus one
+    // request's latency (TTFT + output x TPOT) to drain; output throughput = N x output / that time.
     if (typeof p === 'number' && r.cov.rate && r.cov.rate !== Infinity && r.c.metric === 'output_throughput_tokens_per_s') {
-      r.pred = Math.min(r.pred, r.cov.rate * (r.cov.scenario.output_tokens || 1));
+      const out = r.cov.scenario.output_tokens || 1;
+      const t = results[i].value.throughput || {};
+      const n = r.cov.numPrompts;
+      if (n && n !== Infinity && t.time_per_output_token_s) {
+        const latency = (t.time_to_first_token_s || 0) / (r.cov.scenario.batch || 1) + out * t.time_per_output_token_s;
+        r.pred = n * out / (Math.max(n / r.cov.rate, n * out / r.pred) + latency);
+      } else {
+        r.pred = Math.min(r.pred, r.cov.rate * out);
+      }
     }
     if (p === null && r.cov.kind === 'speed' && results[i].value.gpu && !results[i].value.gpu.fits) {
       r.cov.skip = r.cov.skip || 'not scored: the memory estimate says this layout does not fit, so no speed is given';
@@ -803,7 +898,7 @@ function markdown(rows, sum, data) {
     '| source | split | cases | memory scored | memory median | memory within 10 % | speed scored | speed median | speed within 10 % | held-out memory without it: median | within 10 % |',
     '|---|---|---|---|---|---|---|---|---|---|---|');
   for (const s of sum.perSource) {
-    out.push(`| \`${s.id}\` | ${s.split} | ${s.cases} | ${s.mem.n} | ${pct(s.mem.median)} | ${pct(s.mem.within10)} | ${s.spd.n} | ${pct(s.spd.median)} | ${pct(s.spd.within10)} | ` +
+    out.push(`| \`${s.id}\`${s.fitted.length ? ` (fitted: ${s.fitted.join('; ')})` : ''} | ${s.split} | ${s.cases} | ${s.mem.n} | ${pct(s.mem.median)} | ${pct(s.mem.within10)} | ${s.spd.n} | ${pct(s.spd.median)} | ${pct(s.spd.within10)} | ` +
       `${s.without ? pct(s.without.median) : '-'} | ${s.without ? pct(s.without.within10) : '-'} |`);
   }
   out.push('');

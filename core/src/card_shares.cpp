@@ -1,4 +1,5 @@
-// Per-card achieved bandwidth share while decoding (docs/speed.md "Per-card shares").
+// Per-card achieved shares: decode bandwidth (SMs per TB/s) and sustained compute of power-capped
+// cards (docs/speed.md "Per-card shares").
 //
 // Rule: a decode step streams the weights with GEMV/skinny-GEMM kernels whose memory-level
 // parallelism is bounded per streaming multiprocessor; by Little's law (bytes in flight =
@@ -38,7 +39,38 @@ constexpr SmCount kSms[] = {
 // file llamacpp-public: 82 SMs / 0.936 TB/s = 87.6 SMs per TB/s).
 constexpr double kLlamaCppRefSmsPerTbs = 82 / 0.936;
 
+// Sustained share of the spec tensor FLOP/s in serving, for cards whose board power caps the clock
+// under tensor load. T4: 65 TFLOP/s fp16 is quoted at the 1590 MHz boost clock of a 70 W board
+// (NVIDIA T4 datasheet); fitted 0.15 (least RMS log error) on speed-wangjunjian-t4-vllm084 (vLLM
+// 0.8.4, Qwen3-4B: prefill and batch-68-100 decode; that source is calibration for it). Held-out
+// check: AutoAWQ's T4 prefill (docs/speed.md).
+struct ComputeCap {
+  const char* gpu;
+  double share;
+};
+constexpr ComputeCap kComputeCaps[] = {{"t4", 0.15}};
+
+// GeForce cards run FP16 tensor math with FP16 accumulate at twice the FP32-accumulate rate the
+// catalog lists (what PyTorch uses): NVIDIA Ampere GA102 whitepaper (RTX 3090: 142 vs 71 TFLOP/s
+// dense), Ada whitepaper (RTX 4090: 330.3 vs 165.2), RTX 5090 likewise (catalog note). Data-center
+// and workstation cards run both at the listed rate.
+constexpr const char* kHalfRateFp32Accumulate[] = {"rtx3090", "rtx4090", "rtx5090"};
+
 }  // namespace
+
+double fp16_accumulate_factor(const Gpu& gpu) {
+  for (const char* id : kHalfRateFp32Accumulate) {
+    if (gpu.id == id) return 2;
+  }
+  return 1;
+}
+
+double card_compute_cap(const Gpu& gpu) {
+  for (const ComputeCap& c : kComputeCaps) {
+    if (gpu.id == c.gpu) return c.share;
+  }
+  return 1;
+}
 
 int sm_count(const Gpu& gpu) {
   for (const SmCount& s : kSms) {

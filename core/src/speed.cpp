@@ -60,8 +60,10 @@ constexpr ServingProfile kServing[] = {
     // step = 0.88 ms x layers for every size (24 to 64 layers): eager kernel launches from Python.
     {Engine::Transformers, 0.75, 0.5, 0, 0.88e-3},
     // llama.cpp CUDA, llama-bench (ggml-org/llama.cpp PR #4766): tg128 7B F16 on RTX 3090
-    // 48.5 t/s = 13.5 GB / (0.8 x 936 GB/s) + 2 ms; pp512 4185 t/s = 0.79 of 71 TFLOP/s, Q4_0 0.65.
-    {Engine::LlamaCpp, 0.8, 0.7, 2e-3, 0},
+    // 48.5 t/s = 13.5 GB / (0.8 x 936 GB/s) + 2 ms; pp512 4185 t/s = 0.79 of 71 TFLOP/s, Q4_0 0.65:
+    // 0.35 of the 142 TFLOP/s FP16-accumulate rate its cuBLAS GEMMs run at (CUBLAS_COMPUTE_16F,
+    // ggml-cuda.cu); fp16_accumulate_factor restores 0.7 of 71 on GeForce cards.
+    {Engine::LlamaCpp, 0.8, 0.35, 2e-3, 0},
 };
 
 // Host time per layer of an eagerly launched PyTorch decoder layer (kernel launches from Python
@@ -192,7 +194,9 @@ EngineEfficiency engine_efficiency(const Scenario& s, const Gpu& gpu) {
     e.compute = training_efficiency(s.engine, gpu);
   } else {
     const ServingProfile p = serving_profile(s.engine);
-    e.compute = p.compute;
+    e.compute = std::min(p.compute, card_compute_cap(gpu));  // power-capped cards (card_shares.cpp)
+    // llama.cpp's prefill GEMMs accumulate in FP16 (CUBLAS_COMPUTE_16F): twice the listed rate on GeForce.
+    if (s.engine == Engine::LlamaCpp) e.compute *= fp16_accumulate_factor(gpu);
     e.bandwidth = p.bandwidth * (dequantises(s.weights) ? kDequantBandwidthShare : 1) * card_bandwidth_factor(gpu, s.engine);
     e.step_overhead_s = p.step_s;
     e.layer_overhead_s = p.layer_s;

@@ -96,3 +96,35 @@ TEST_CASE("Serving curve follows a published vLLM throughput-vs-concurrency curv
     CHECK(t.curve[i].tpot_s > t.curve[i - 1].tpot_s);
   }
 }
+
+TEST_CASE("Power-capped T4 sustains 0.15 of its spec tensor FLOP/s while serving", "[speed][engine][card]") {
+  // card_shares.cpp: T4 share fitted on speed-wangjunjian-t4-vllm084 (calibration); other cards keep
+  // the engine's share, and bandwidth-bound decode at batch 1 is unaffected.
+  const Scenario s = parse_scenario({{"model", "qwen3-4b"}, {"engine", "vllm"}, {"prompt_tokens", 512}, {"output_tokens", 64}});
+  CHECK(engine_efficiency(s, *find_gpu("t4")).compute == Approx(0.15));
+  CHECK(engine_efficiency(s, *find_gpu("a100-80gb")).compute == Approx(0.5));
+  CHECK(engine_efficiency(s, *find_gpu("l4")).compute == Approx(0.5));
+  // Prefill of 512 tokens is compute-bound: about 0.5 / 0.15 slower than at the engine's share.
+  json capped = {{"model", "qwen3-4b"}, {"engine", "vllm"}, {"prompt_tokens", 512}, {"output_tokens", 64}};
+  json spec = capped;
+  spec["efficiency"] = {{"mfu", 0.5}};
+  const double ratio = run(spec, "t4").prefill_tokens_per_s / run(capped, "t4").prefill_tokens_per_s;
+  CHECK(ratio > 2.5);
+  CHECK(ratio < 0.5 / 0.15 + 0.01);
+  CHECK(run(capped, "t4").decode_tokens_per_s == Approx(run(spec, "t4").decode_tokens_per_s).epsilon(0.05));
+}
+
+TEST_CASE("llama.cpp prefill runs at the FP16-accumulate tensor rate: twice the listed peak on GeForce only", "[speed][engine][card]") {
+  // card_shares.cpp fp16_accumulate_factor: cuBLAS with CUBLAS_COMPUTE_16F (ggml-cuda.cu); NVIDIA
+  // GA102/Ada whitepapers list GeForce FP16-accumulate at 2x the FP32-accumulate rate in the catalog.
+  const Scenario s = parse_scenario({{"model", "llama-3-8b"}, {"engine", "llama.cpp"}, {"weights", "q4_k_m"}, {"prompt_tokens", 512}, {"output_tokens", 1}});
+  CHECK(fp16_accumulate_factor(*find_gpu("rtx3090")) == 2);
+  CHECK(fp16_accumulate_factor(*find_gpu("a100-80gb")) == 1);
+  CHECK(fp16_accumulate_factor(*find_gpu("rtx-a6000")) == 1);
+  // The calibration card keeps its fitted 0.7 of the listed 71 TFLOP/s; data-center cards get 0.35.
+  CHECK(engine_efficiency(s, *find_gpu("rtx3090")).compute == Approx(0.7));
+  CHECK(engine_efficiency(s, *find_gpu("a100-80gb")).compute == Approx(0.35));
+  // Engines on PyTorch (FP32 accumulate) keep the listed peak everywhere.
+  const Scenario v = parse_scenario({{"model", "llama-3-8b"}, {"engine", "vllm"}});
+  CHECK(engine_efficiency(v, *find_gpu("rtx4090")).compute == Approx(0.5));
+}

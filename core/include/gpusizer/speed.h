@@ -54,6 +54,10 @@ EngineEfficiency engine_efficiency(const Scenario& s, const Gpu& gpu);
 // (card_shares.cpp, docs/speed.md "Per-card shares").
 int sm_count(const Gpu& gpu);
 double card_bandwidth_factor(const Gpu& gpu, Engine engine);
+// Largest share of the spec tensor FLOP/s a card sustains while serving (1: no cap on record).
+double card_compute_cap(const Gpu& gpu);
+// FP16-accumulate tensor rate over the catalog's (FP32-accumulate) half-precision peak: 2 on GeForce.
+double fp16_accumulate_factor(const Gpu& gpu);
 
 // Peak dense FLOP/s of the math a weight format runs in: fp8/int8 on their tensor cores where
 // the card has them, weight-only formats dequantise to 16-bit math.
