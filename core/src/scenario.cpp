@@ -144,7 +144,7 @@ void parse_training(JsonReader& top, Scenario* s) {
 
 // Lower bound of the efficiency overrides: 1 % of peak, a documented input range (docs/scenario.md),
 // not a measurement. The measured shares of docs/speed.md sit far above it (MFU 0.30-0.56,
-// Narayanan et al. 2021 Table 1 and llm-foundry; bandwidth 0.75-0.80); values such as 1e-300
+// Narayanan et al. 2021 Table 1, OPT (Zhang et al. 2022); bandwidth 0.75-0.80); values such as 1e-300
 // overflow the times to infinity and answer nothing.
 constexpr double kMinEfficiency = 0.01;
 

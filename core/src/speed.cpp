@@ -94,8 +94,11 @@ double training_efficiency(Engine engine, const Gpu& gpu) {
     // (Narayanan et al. 2021, Table 1; their FLOPs include the recomputation).
     return is_hopper_class(gpu) ? 0.47 : 0.46;
   }
-  // FSDP FULL_SHARD (ZeRO-3 equivalent), mosaicml/llm-foundry benchmarking README: H100 BF16
-  // 36-46 % MFU at 2k-8k tokens (Llama 3 paper: 38-43 % on H100); A100 80GB 48-56 % for 13B-70B.
+  // FSDP/ZeRO-3 on A100: OPT-175B reached 147 TFLOP/s per A100 80GB = 47 % (Zhang et al. 2022,
+  // section 2.3); FSDP with selective checkpointing 57 % MFU, 7B on 128 A100 (PyTorch/IBM blog
+  // "Maximizing training throughput using PyTorch FSDP", 2024-03-13). Hopper: FSDP with full
+  // checkpointing on H200, 44.4 % MFU (13B, 8 GPUs) down to 26.9-32.7 % on 32 (KempnerForge
+  // benchmarks/mfu_scaling): 0.40 of the executed FLOPs sits between one node and several.
   return is_hopper_class(gpu) ? 0.40 : 0.48;
 }
 
