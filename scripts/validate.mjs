@@ -297,9 +297,23 @@ function genericScenario(c, model, catalog) {
   const t = {};
   s.batch = o.micro_batch || c.batch || 1;
   if (c.seq_len) s.seq_len = c.seq_len;
+  // Techniques that change a training step's memory and that no scenario field expresses.
+  if (o.compile === true) return { skip: 'not scored: torch.compile fusions are not a scenario option' };
+  if (o.float8 === true) return { skip: 'not scored: Float8 linears (fp8 saved activations) are not a scenario option' };
+  if (o.context_parallel > 1) return { skip: 'not scored: context parallelism is not a scenario option' };
   if (o.zero !== undefined) t.zero = o.zero;
-  if (o.fsdp) t.zero = 3;
-  if (o.grad_checkpointing !== undefined) t.grad_checkpointing = o.grad_checkpointing === true ? 'full' : o.grad_checkpointing === false ? 'none' : o.grad_checkpointing;
+  // FSDP shards (ZeRO-3-like) unless the run names NO_SHARD / "ddp" (full weights on each GPU).
+  if (o.fsdp) t.zero = /ddp|no_shard/i.test(String(o.fsdp)) ? 0 : 3;
+  // FSDP CPUOffload(offload_params=True): parameters and gradients live on the CPU, which also runs the optimizer step.
+  if (o.cpu_offload === true) Object.assign(t, { offload_optimizer: true, offload_params: true });
+  if (o.grad_checkpointing !== undefined) {
+    const g = o.grad_checkpointing;
+    // "selective (layer)" etc.: selective recomputation; "selective (op)" below is not.
+    // torchtitan's op-level SAC ("selective (op)": saves every other matmul output) is neither
+    // Korthikanti's selective recomputation (scores only) nor full recomputation.
+    if (/^selective \(op\)/i.test(String(g))) return { skip: 'not scored: op-level selective activation checkpointing (torchtitan) is not a scenario option' };
+    t.grad_checkpointing = g === true ? 'full' : g === false ? 'none' : /^selective/i.test(String(g)) ? 'selective' : g;
+  }
   if (o.lora_rank) t.lora_rank = o.lora_rank;
   if (o.optimizer) {
     // "adamw_torch (HF Trainer default)", "torch.optim.AdamW (...)": the leading name decides.
@@ -318,7 +332,8 @@ function genericScenario(c, model, catalog) {
   if (o.master_weights === undefined && task === 'full' && /no fp32 master copy/i.test(c.conditions || '')) t.master_weights = false;
   const LORA_TARGETS = { 'q_proj k_proj v_proj o_proj': 'attention', 'q_proj k_proj v_proj o_proj c_attn': 'attention',
     'q_proj,v_proj': 'qv', 'query,value': 'qv', 'all-linear': 'all-linear', 'all linear': 'all-linear',
-    'all-linear (lora_target_linear)': 'all-linear', 'all linear (attention and MLP)': 'all-linear' };
+    'all-linear (lora_target_linear)': 'all-linear', 'all linear (attention and MLP)': 'all-linear',
+    'query,key,value,projection,mlp,head': 'all-linear' };
   if (o.lora_targets && LORA_TARGETS[o.lora_targets] && task !== 'full') t.lora_targets = LORA_TARGETS[o.lora_targets];
   // Fused linear cross-entropy (Liger kernels) where the run's configuration names it.
   if (/liger/i.test(String(o.framework_config || '')) || o.fused_linear_cross_entropy || o.use_liger_kernel) s.engine_options = { cross_entropy: 'fused' };

@@ -13,11 +13,14 @@ namespace {
 constexpr double kMaskBytes = 1;  // dropout masks are 1 byte per element (Korthikanti sec. 4.1)
 constexpr double kFp32 = 4;
 // Logits and loss per token and vocabulary entry. HF causal-LM loss (transformers
-// ForCausalLMLoss, torchtune without chunking): bf16 logits returned to the caller (2), their fp32
-// upcast (4), fp32 log-softmax saved for the backward (4). Megatron's fused vocab-parallel cross
-// entropy (tensor_parallel/cross_entropy.py): bf16 logits (2) and one fp32 copy reused for the
-// softmax and its gradient in place (4).
-constexpr double kHfLogitBytes = 2 + 4 + 4;
+// ForCausalLMLoss, torchtune without chunking) ends the forward with bf16 logits (2), their fp32
+// upcast (4) and the fp32 log-softmax saved for the backward (4) = 10; its backward peaks higher:
+// nll_loss_backward writes a dense fp32 gradient (4) and log_softmax_backward_data(grad_output,
+// output) a new fp32 grad_input (4) beside the saved output (4) = 12, the bf16 logits and the
+// upcast being freed by then (aten/src/ATen/native LossNLL.cpp, SoftMax.cpp). Megatron's fused
+// vocab-parallel cross entropy (tensor_parallel/cross_entropy.py): bf16 logits (2) and one fp32
+// copy reused for the softmax and its gradient in place (4).
+constexpr double kHfLogitBytes = 4 + 4 + 4;
 constexpr double kMegatronLogitBytes = 2 + 4;
 constexpr double kFp32Bytes = 4;
 constexpr double kHalfBytes = 2;
@@ -137,6 +140,11 @@ double logits_bytes(const Scenario& s) {
     per_entry = kHalfBytes + (kFp32Bytes + kFp32Bytes) / kCeChunks;
   }
   return tokens * d(s.model.vocab) / d(s.tp) * per_entry;
+}
+
+double recompute_working_bytes(const Scenario& s) {
+  if (s.training.grad_checkpointing != Checkpointing::Full) return 0;
+  return layer_activation_bytes(s.model, activation_layout(s));
 }
 
 double training_activation_bytes(const Scenario& s) {
