@@ -71,7 +71,12 @@ function loadData(dir) {
       ids.set(c.id, where);
       cases.push({ ...c, _source: doc.source.id, _split: doc.split });
     });
-    sources.push({ id: doc.source.id, split: doc.split, ref: doc.source.ref || '', url: doc.source.url || '', n: doc.cases.length });
+    // source.fitted: the constants whose values were chosen from this source's figures; such a
+    // source is in-sample and must be a calibration file.
+    const fitted = doc.source.fitted || [];
+    if (!Array.isArray(fitted) || fitted.some((k) => typeof k !== 'string' || !k)) fail('source.fitted', 'must be an array of constant names');
+    if (fitted.length && doc.split !== 'calibration') fail('source.fitted', 'a source that constants were fitted to must have split "calibration"');
+    sources.push({ id: doc.source.id, split: doc.split, fitted, ref: doc.source.ref || '', url: doc.source.url || '', n: doc.cases.length });
   }
   return { cases, sources, files };
 }
@@ -285,6 +290,15 @@ function genericScenario(c, model, catalog) {
     const eo = {};
     for (const k of ['gpu_memory_utilization', 'max_model_len', 'max_num_seqs', 'max_num_batched_tokens', 'enforce_eager', 'block_size', 'mem_fraction_static']) {
       if (o[k] !== undefined && o[k] !== null) eo[k] = o[k];
+    }
+    // vLLM's V0 engine (as the case's framework names it) defaults differ from V1's: up to a
+    // max_model_len of 32768 chunked prefill is off and the profile runs max(max_model_len, 2048)
+    // tokens with max_num_seqs 256 (vllm/engine/arg_utils.py _set_default_args_v0, config.py
+    // SchedulerConfig). Longer contexts turn chunked prefill on (its budget changed across 0.6-0.8).
+    const v0 = s.engine === 'vllm' && /\bv0 engine\b/i.test(c.framework || '');
+    if (v0 && eo.max_num_batched_tokens === undefined && eo.max_model_len && eo.max_model_len <= 32768) {
+      eo.max_num_batched_tokens = Math.max(eo.max_model_len, 2048);
+      if (eo.max_num_seqs === undefined) eo.max_num_seqs = 256;
     }
     if (Object.keys(eo).length && ['vllm', 'sglang'].includes(s.engine)) s.engine_options = eo;
     s.batch = c.batch || 1;
@@ -818,7 +832,7 @@ function markdown(rows, sum, data) {
     '| source | split | cases | memory scored | memory median | memory within 10 % | speed scored | speed median | speed within 10 % | held-out memory without it: median | within 10 % |',
     '|---|---|---|---|---|---|---|---|---|---|---|');
   for (const s of sum.perSource) {
-    out.push(`| \`${s.id}\` | ${s.split} | ${s.cases} | ${s.mem.n} | ${pct(s.mem.median)} | ${pct(s.mem.within10)} | ${s.spd.n} | ${pct(s.spd.median)} | ${pct(s.spd.within10)} | ` +
+    out.push(`| \`${s.id}\` | ${s.split}${s.fitted.length ? ` (fitted: ${s.fitted.map((k) => `\`${k}\``).join(', ')})` : ''} | ${s.cases} | ${s.mem.n} | ${pct(s.mem.median)} | ${pct(s.mem.within10)} | ${s.spd.n} | ${pct(s.spd.median)} | ${pct(s.spd.within10)} | ` +
       `${s.without ? pct(s.without.median) : '-'} | ${s.without ? pct(s.without.within10) : '-'} |`);
   }
   out.push('');
