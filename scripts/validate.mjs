@@ -301,6 +301,23 @@ function genericScenario(c, model, catalog) {
       if (eo.max_num_seqs === undefined) eo.max_num_seqs = 256;
     }
     if (Object.keys(eo).length && ['vllm', 'sglang'].includes(s.engine)) s.engine_options = eo;
+    // transformers generate() paths by the version (or date) the case's framework states: before
+    // 4.45 (2024-09) the prefill computed fp32 logits for every prompt position; before 4.36
+    // (2023-12) the KV cache was a tuple copied each decode step (frameworks with their own fused
+    // cache excepted). Figures sampled between decode steps (max_sampled_memory_allocated) see
+    // neither transient.
+    if (s.engine === 'transformers' && c.metric !== 'max_sampled_memory_allocated') {
+      const f = c.framework || '';
+      const v = /transformers (\d+)\.(\d+)/i.exec(f);
+      const dt = /transformers|optimum/i.test(f) && /\((\d{4})-(\d{2})/.exec(f);
+      const key = v ? Number(v[1]) * 1000 + Number(v[2]) : null;
+      const month = dt ? Number(dt[1]) * 12 + Number(dt[2]) : null;
+      const before = (ver, year, mon) => (key !== null ? key < ver : month !== null && month < year * 12 + mon);
+      const hf = {};
+      if (before(4045, 2024, 9)) hf.full_prompt_logits = true;
+      if (before(4036, 2023, 12) && !/fused/i.test(f)) hf.legacy_kv_cache = true;
+      if (Object.keys(hf).length) s.engine_options = { ...(s.engine_options || {}), ...hf };
+    }
     s.batch = c.batch || 1;
     const seq = c.seq_len || (c.input_len || 0) + (c.output_len || 0) || o.max_model_len;
     if (seq) s.seq_len = seq;
