@@ -366,8 +366,12 @@ function genericScenario(c, model, catalog) {
     'all-linear (lora_target_linear)': 'all-linear', 'all linear (attention and MLP)': 'all-linear',
     'query,key,value,projection,mlp,head': 'all-linear' };
   if (o.lora_targets && LORA_TARGETS[o.lora_targets] && task !== 'full') t.lora_targets = LORA_TARGETS[o.lora_targets];
-  // Fused linear cross-entropy (Liger kernels) where the run's configuration names it.
+  // Fused linear cross-entropy (Liger kernels) where the run's configuration names it; fms-acceleration's
+  // fused-ops-and-kernels ("foak") replaces the loss with unsloth's in-place Fast_CrossEntropyLoss.
   if (/liger/i.test(String(o.framework_config || '')) || o.fused_linear_cross_entropy || o.use_liger_kernel) s.engine_options = { cross_entropy: 'fused' };
+  else if (/foak/i.test(String(o.framework_config || ''))) s.engine_options = { cross_entropy: 'inplace' };
+  // Padding-free collation trains on the samples' real lengths, which the source does not state.
+  if (o.padding_free === true) return { skip: 'not scored: padding-free batches hold the samples\' real lengths, which the source does not state' };
   s.training = t;
   return { scenario: s };
 }

@@ -134,6 +134,14 @@ double logits_bytes(const Scenario& s) {
     return tokens * d(s.model.hidden) * (kFp32Bytes + kHalfBytes);
   }
   double per_entry = s.engine == Engine::Megatron ? kMegatronLogitBytes : kHfLogitBytes;
+  if (ce == "inplace") {
+    // unsloth's Fast_CrossEntropyLoss (vendored by fms-acceleration's fused-ops-and-kernels):
+    // saves the logits it is given and its backward kernel stores the gradient into them in place
+    // (tl.store(logits_ptr ...)); only an fp32 logsumexp per row besides. It receives the model's
+    // fp32 upcast of the logits (4) sliced into a shifted contiguous copy (4); in the backward the
+    // gradient is scattered back into the unshifted shape (4) as the copy is released: 8 bytes.
+    per_entry = kFp32Bytes + kFp32Bytes;
+  }
   if (ce == "chunked") {
     // torchtune CEWithChunkedOutputLoss: the bf16 logits (2) stay whole; the fp32 upcast and
     // log-softmax (4 + 4) exist for one of its 8 chunks at a time (num_output_chunks = 8).

@@ -229,6 +229,10 @@ TEST_CASE("engine_options.cross_entropy: chunked and fused losses hold less of t
   base["engine_options"] = {{"cross_entropy", "fused"}};
   s = parse_scenario(base);
   CHECK(logits_bytes(s) == Approx(tokens * 4096 * 6));  // one chunk's fp32 logits + bf16 grad input
+  // unsloth / fms-acceleration Fast_CrossEntropyLoss writes the gradient into the logits it saved:
+  // the fp32 upcast and its shifted copy, 4 + 4 bytes.
+  base["engine_options"] = {{"cross_entropy", "inplace"}};
+  CHECK(logits_bytes(parse_scenario(base)) == Approx(tokens * 128256 * 8));
   const double fused_total = memory_of(base).per_gpu_bytes;
   base.erase("engine_options");
   CHECK(memory_of(base).per_gpu_bytes > fused_total);
