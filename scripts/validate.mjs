@@ -361,6 +361,10 @@ function genericScenario(c, model, catalog) {
   // Stated in the conditions: the model loaded in bf16, the Trainer keeps params, grads and
   // AdamW states in it (no fp32 master copy).
   if (o.master_weights === undefined && task === 'full' && /no fp32 master copy/i.test(c.conditions || '')) t.master_weights = false;
+  // A plain PyTorch loop over a model loaded in 16 bits (no AMP, no Trainer) has no fp32 master:
+  // torch.optim creates its states like the parameters.
+  if (o.master_weights === undefined && task === 'full' && /plain PyTorch loop/i.test(c.framework || '') &&
+      ['bf16', 'fp16'].includes(c.precision)) t.master_weights = false;
   const LORA_TARGETS = { 'q_proj k_proj v_proj o_proj': 'attention', 'q_proj k_proj v_proj o_proj c_attn': 'attention',
     'q_proj,v_proj': 'qv', 'query,value': 'qv', 'all-linear': 'all-linear', 'all linear': 'all-linear',
     'all-linear (lora_target_linear)': 'all-linear', 'all linear (attention and MLP)': 'all-linear',
