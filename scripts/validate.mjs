@@ -71,9 +71,12 @@ function loadData(dir) {
       ids.set(c.id, where);
       cases.push({ ...c, _source: doc.source.id, _split: doc.split });
     });
-    // `fitted`: the constants whose values were chosen from this source's figures (why it is calibration).
-    sources.push({ id: doc.source.id, split: doc.split, ref: doc.source.ref || '', url: doc.source.url || '', n: doc.cases.length,
-      fitted: Array.isArray(doc.source.fitted) ? doc.source.fitted : [] });
+    // source.fitted: the constants whose values were chosen from this source's figures; such a
+    // source is in-sample and must be a calibration file.
+    const fitted = doc.source.fitted || [];
+    if (!Array.isArray(fitted) || fitted.some((k) => typeof k !== 'string' || !k)) fail('source.fitted', 'must be an array of constant names');
+    if (fitted.length && doc.split !== 'calibration') fail('source.fitted', 'a source that constants were fitted to must have split "calibration"');
+    sources.push({ id: doc.source.id, split: doc.split, fitted, ref: doc.source.ref || '', url: doc.source.url || '', n: doc.cases.length });
   }
   return { cases, sources, files };
 }
@@ -297,7 +300,33 @@ function genericScenario(c, model, catalog) {
     for (const k of ['gpu_memory_utilization', 'max_model_len', 'max_num_seqs', 'max_num_batched_tokens', 'enforce_eager', 'block_size', 'mem_fraction_static']) {
       if (o[k] !== undefined && o[k] !== null) eo[k] = o[k];
     }
+    // vLLM's V0 engine (as the case's framework names it) defaults differ from V1's: up to a
+    // max_model_len of 32768 chunked prefill is off and the profile runs max(max_model_len, 2048)
+    // tokens with max_num_seqs 256 (vllm/engine/arg_utils.py _set_default_args_v0, config.py
+    // SchedulerConfig). Longer contexts turn chunked prefill on (its budget changed across 0.6-0.8).
+    const v0 = s.engine === 'vllm' && /\bv0 engine\b/i.test(c.framework || '');
+    if (v0 && eo.max_num_batched_tokens === undefined && eo.max_model_len && eo.max_model_len <= 32768) {
+      eo.max_num_batched_tokens = Math.max(eo.max_model_len, 2048);
+      if (eo.max_num_seqs === undefined) eo.max_num_seqs = 256;
+    }
     if (Object.keys(eo).length && ['vllm', 'sglang'].includes(s.engine)) s.engine_options = eo;
+    // transformers generate() paths by the version (or date) the case's framework states: before
+    // 4.45 (2024-09) the prefill computed fp32 logits for every prompt position; before 4.36
+    // (2023-12) the KV cache was a tuple copied each decode step (frameworks with their own fused
+    // cache excepted). Figures sampled between decode steps (max_sampled_memory_allocated) see
+    // neither transient.
+    if (s.engine === 'transformers' && c.metric !== 'max_sampled_memory_allocated') {
+      const f = c.framework || '';
+      const v = /transformers (\d+)\.(\d+)/i.exec(f);
+      const dt = /transformers|optimum/i.test(f) && /\((\d{4})-(\d{2})/.exec(f);
+      const key = v ? Number(v[1]) * 1000 + Number(v[2]) : null;
+      const month = dt ? Number(dt[1]) * 12 + Number(dt[2]) : null;
+      const before = (ver, year, mon) => (key !== null ? key < ver : month !== null && month < year * 12 + mon);
+      const hf = {};
+      if (before(4045, 2024, 9)) hf.full_prompt_logits = true;
+      if (before(4036, 2023, 12) && !/fused/i.test(f)) hf.legacy_kv_cache = true;
+      if (Object.keys(hf).length) s.engine_options = { ...(s.engine_options || {}), ...hf };
+    }
     s.batch = c.batch || 1;
     const seq = c.seq_len || (c.input_len || 0) + (c.output_len || 0) || o.max_model_len;
     if (seq) s.seq_len = seq;
@@ -308,9 +337,23 @@ function genericScenario(c, model, catalog) {
   const t = {};
   s.batch = o.micro_batch || c.batch || 1;
   if (c.seq_len) s.seq_len = c.seq_len;
+  // Techniques that change a training step's memory and that no scenario field expresses.
+  if (o.compile === true) return { skip: 'not scored: torch.compile fusions are not a scenario option' };
+  if (o.float8 === true) return { skip: 'not scored: Float8 linears (fp8 saved activations) are not a scenario option' };
+  if (o.context_parallel > 1) return { skip: 'not scored: context parallelism is not a scenario option' };
   if (o.zero !== undefined) t.zero = o.zero;
-  if (o.fsdp) t.zero = 3;
-  if (o.grad_checkpointing !== undefined) t.grad_checkpointing = o.grad_checkpointing === true ? 'full' : o.grad_checkpointing === false ? 'none' : o.grad_checkpointing;
+  // FSDP shards (ZeRO-3-like) unless the run names NO_SHARD / "ddp" (full weights on each GPU).
+  if (o.fsdp) t.zero = /ddp|no_shard/i.test(String(o.fsdp)) ? 0 : 3;
+  // FSDP CPUOffload(offload_params=True): parameters and gradients live on the CPU, which also runs the optimizer step.
+  if (o.cpu_offload === true) Object.assign(t, { offload_optimizer: true, offload_params: true });
+  if (o.grad_checkpointing !== undefined) {
+    const g = o.grad_checkpointing;
+    // "selective (layer)" etc.: selective recomputation; "selective (op)" below is not.
+    // torchtitan's op-level SAC ("selective (op)": saves every other matmul output) is neither
+    // Korthikanti's selective recomputation (scores only) nor full recomputation.
+    if (/^selective \(op\)/i.test(String(g))) return { skip: 'not scored: op-level selective activation checkpointing (torchtitan) is not a scenario option' };
+    t.grad_checkpointing = g === true ? 'full' : g === false ? 'none' : /^selective/i.test(String(g)) ? 'selective' : g;
+  }
   if (o.lora_rank) t.lora_rank = o.lora_rank;
   if (o.optimizer) {
     // "adamw_torch (HF Trainer default)", "torch.optim.AdamW (...)": the leading name decides.
@@ -327,12 +370,21 @@ function genericScenario(c, model, catalog) {
   // Stated in the conditions: the model loaded in bf16, the Trainer keeps params, grads and
   // AdamW states in it (no fp32 master copy).
   if (o.master_weights === undefined && task === 'full' && /no fp32 master copy/i.test(c.conditions || '')) t.master_weights = false;
+  // A plain PyTorch loop over a model loaded in 16 bits (no AMP, no Trainer) has no fp32 master:
+  // torch.optim creates its states like the parameters.
+  if (o.master_weights === undefined && task === 'full' && /plain PyTorch loop/i.test(c.framework || '') &&
+      ['bf16', 'fp16'].includes(c.precision)) t.master_weights = false;
   const LORA_TARGETS = { 'q_proj k_proj v_proj o_proj': 'attention', 'q_proj k_proj v_proj o_proj c_attn': 'attention',
     'q_proj,v_proj': 'qv', 'query,value': 'qv', 'all-linear': 'all-linear', 'all linear': 'all-linear',
-    'all-linear (lora_target_linear)': 'all-linear', 'all linear (attention and MLP)': 'all-linear' };
+    'all-linear (lora_target_linear)': 'all-linear', 'all linear (attention and MLP)': 'all-linear',
+    'query,key,value,projection,mlp,head': 'all-linear' };
   if (o.lora_targets && LORA_TARGETS[o.lora_targets] && task !== 'full') t.lora_targets = LORA_TARGETS[o.lora_targets];
-  // Fused linear cross-entropy (Liger kernels) where the run's configuration names it.
+  // Fused linear cross-entropy (Liger kernels) where the run's configuration names it; fms-acceleration's
+  // fused-ops-and-kernels ("foak") replaces the loss with unsloth's in-place Fast_CrossEntropyLoss.
   if (/liger/i.test(String(o.framework_config || '')) || o.fused_linear_cross_entropy || o.use_liger_kernel) s.engine_options = { cross_entropy: 'fused' };
+  else if (/foak/i.test(String(o.framework_config || ''))) s.engine_options = { cross_entropy: 'inplace' };
+  // Padding-free collation trains on the samples' real lengths, which the source does not state.
+  if (o.padding_free === true) return { skip: 'not scored: padding-free batches hold the samples\' real lengths, which the source does not state' };
   s.training = t;
   return { scenario: s };
 }
@@ -898,7 +950,7 @@ function markdown(rows, sum, data) {
     '| source | split | cases | memory scored | memory median | memory within 10 % | speed scored | speed median | speed within 10 % | held-out memory without it: median | within 10 % |',
     '|---|---|---|---|---|---|---|---|---|---|---|');
   for (const s of sum.perSource) {
-    out.push(`| \`${s.id}\`${s.fitted.length ? ` (fitted: ${s.fitted.join('; ')})` : ''} | ${s.split} | ${s.cases} | ${s.mem.n} | ${pct(s.mem.median)} | ${pct(s.mem.within10)} | ${s.spd.n} | ${pct(s.spd.median)} | ${pct(s.spd.within10)} | ` +
+    out.push(`| \`${s.id}\` | ${s.split}${s.fitted.length ? ` (fitted: ${s.fitted.map((k) => `\`${k}\``).join(', ')})` : ''} | ${s.cases} | ${s.mem.n} | ${pct(s.mem.median)} | ${pct(s.mem.within10)} | ${s.spd.n} | ${pct(s.spd.median)} | ${pct(s.spd.within10)} | ` +
       `${s.without ? pct(s.without.median) : '-'} | ${s.without ? pct(s.without.within10) : '-'} |`);
   }
   out.push('');

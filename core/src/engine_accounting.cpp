@@ -84,8 +84,13 @@ std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, con
     e.max_num_batched_tokens = o.max_num_batched_tokens.value_or(large ? kVllmLargeBatchedTokens : kVllmSmallBatchedTokens);
     e.max_num_seqs = o.max_num_seqs.value_or(large ? kVllmLargeSeqs : kVllmSmallSeqs);
     const int64_t seqs = std::min(e.max_num_seqs, e.max_num_batched_tokens);
-    e.activation_peak_bytes = forward_bytes(s, e.max_num_batched_tokens) +
-                              d(seqs) * d(s.model.vocab) * kFp32 * kSamplerFp32Copies;
+    // profile_run (v1/worker/gpu_model_runner.py): _dummy_run's forward, then _dummy_sampler_run on
+    // the last position of each request; the forward's intermediates are freed in between and only
+    // its output hidden states (and the sampled rows) stay alive: the peak is the larger of the two.
+    // V0's execute_model runs forward, logits and sampler in the same order.
+    const double hidden = d(e.max_num_batched_tokens + seqs) * d(s.model.hidden) * kActivationBytes;
+    const double sampler = d(seqs) * d(s.model.vocab) * kFp32 * kSamplerFp32Copies;
+    e.activation_peak_bytes = std::max(forward_bytes(s, e.max_num_batched_tokens), hidden + sampler);
     e.non_torch_bytes = kVllmNonTorchBytes + (multi ? kNcclBytes + kCustomAllReduceBytes : 0);
     e.budget_bytes = e.fraction * total;
     // vLLM: available KV = requested memory - (weights + peak activation + non-torch).

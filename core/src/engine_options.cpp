@@ -21,7 +21,9 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
     if (*v >= 1) throw InputError("engine_options.mem_fraction_static", "must be below 1");
     o.mem_fraction_static = v;
   }
-  if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused"})) o.cross_entropy = *v;
+  if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused", "inplace"})) o.cross_entropy = *v;
+  o.full_prompt_logits = r.boolean("full_prompt_logits");
+  o.legacy_kv_cache = r.boolean("legacy_kv_cache");
   r.reject_unknown();
 }
 

@@ -13,11 +13,14 @@ namespace {
 constexpr double kMaskBytes = 1;  // dropout masks are 1 byte per element (Korthikanti sec. 4.1)
 constexpr double kFp32 = 4;
 // Logits and loss per token and vocabulary entry. HF causal-LM loss (transformers
-// ForCausalLMLoss, torchtune without chunking): bf16 logits returned to the caller (2), their fp32
-// upcast (4), fp32 log-softmax saved for the backward (4). Megatron's fused vocab-parallel cross
-// entropy (tensor_parallel/cross_entropy.py): bf16 logits (2) and one fp32 copy reused for the
-// softmax and its gradient in place (4).
-constexpr double kHfLogitBytes = 2 + 4 + 4;
+// ForCausalLMLoss, torchtune without chunking) ends the forward with bf16 logits (2), their fp32
+// upcast (4) and the fp32 log-softmax saved for the backward (4) = 10; its backward peaks higher:
+// nll_loss_backward writes a dense fp32 gradient (4) and log_softmax_backward_data(grad_output,
+// output) a new fp32 grad_input (4) beside the saved output (4) = 12, the bf16 logits and the
+// upcast being freed by then (aten/src/ATen/native LossNLL.cpp, SoftMax.cpp). Megatron's fused
+// vocab-parallel cross entropy (tensor_parallel/cross_entropy.py): bf16 logits (2) and one fp32
+// copy reused for the softmax and its gradient in place (4).
+constexpr double kHfLogitBytes = 4 + 4 + 4;
 constexpr double kMegatronLogitBytes = 2 + 4;
 constexpr double kFp32Bytes = 4;
 constexpr double kHalfBytes = 2;
@@ -131,12 +134,25 @@ double logits_bytes(const Scenario& s) {
     return tokens * d(s.model.hidden) * (kFp32Bytes + kHalfBytes);
   }
   double per_entry = s.engine == Engine::Megatron ? kMegatronLogitBytes : kHfLogitBytes;
+  if (ce == "inplace") {
+    // unsloth's Fast_CrossEntropyLoss (vendored by fms-acceleration's fused-ops-and-kernels):
+    // saves the logits it is given and its backward kernel stores the gradient into them in place
+    // (tl.store(logits_ptr ...)); only an fp32 logsumexp per row besides. It receives the model's
+    // fp32 upcast of the logits (4) sliced into a shifted contiguous copy (4); in the backward the
+    // gradient is scattered back into the unshifted shape (4) as the copy is released: 8 bytes.
+    per_entry = kFp32Bytes + kFp32Bytes;
+  }
   if (ce == "chunked") {
     // torchtune CEWithChunkedOutputLoss: the bf16 logits (2) stay whole; the fp32 upcast and
     // log-softmax (4 + 4) exist for one of its 8 chunks at a time (num_output_chunks = 8).
     per_entry = kHalfBytes + (kFp32Bytes + kFp32Bytes) / kCeChunks;
   }
   return tokens * d(s.model.vocab) / d(s.tp) * per_entry;
+}
+
+double recompute_working_bytes(const Scenario& s) {
+  if (s.training.grad_checkpointing != Checkpointing::Full) return 0;
+  return layer_activation_bytes(s.model, activation_layout(s));
 }
 
 double training_activation_bytes(const Scenario& s) {

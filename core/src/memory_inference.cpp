@@ -82,6 +82,13 @@ double activation_bytes(const Scenario& s) {
   }
   // Logits of the last position of each sequence, fp32, and the sampler's probabilities.
   if (!a.encoder) bytes += 2 * static_cast<double>(s.batch) * static_cast<double>(a.vocab) / tp * kLogitBytes;
+  if (!a.encoder && s.engine == Engine::Transformers && s.engine_options.full_prompt_logits.value_or(false)) {
+    // transformers before 4.45 (LlamaForCausalLM.forward: logits = self.lm_head(hidden_states).float()
+    // for every position; logits_to_keep arrived in 4.45): the prefill holds the bf16 logits of the
+    // whole prompt and their fp32 upcast, (2 + 4) bytes per prompt token and vocabulary entry.
+    bytes += static_cast<double>(s.batch) * static_cast<double>(s.prompt_tokens) * static_cast<double>(a.vocab) / tp *
+             (kActivationBytes + kLogitBytes);
+  }
   return bytes;
 }
 
@@ -148,6 +155,13 @@ MemoryEstimate inference_memory(const Scenario& s, const Gpu* gpu) {
   MemoryEstimate m;
   m.breakdown.weights = weights_per_gpu(s, s.weights);
   m.breakdown.kv_cache = kv_cache_bytes(s, &m.kv_bytes_per_token);
+  if (s.engine == Engine::Transformers && s.engine_options.legacy_kv_cache.value_or(false) && s.seq_len > 1) {
+    // transformers before 4.36 (tuple past_key_values): each decode step's attention does
+    // torch.cat([past_key, key]) into a new cache while generate() still holds the previous step's,
+    // one token shorter, until the forward returns (modeling_llama.py, GenerationMixin).
+    const double seq = static_cast<double>(s.seq_len);
+    m.breakdown.kv_cache *= 1 + (seq - 1) / seq;
+  }
   m.breakdown.activations = activation_bytes(s);
   m.breakdown.runtime = runtime_bytes(s, gpu);
   m.per_gpu_bytes = m.breakdown.total();

@@ -249,6 +249,27 @@ void spill_paged_states(const Scenario& s, const Gpu* gpu, MemoryEstimate* m) {
 
 }  // namespace
 
+// torch.optim.AdamW's default on CUDA is the foreach implementation (torch/optim/adam.py
+// _multi_tensor_adam, shared by AdamW): after updating m and v in place it builds
+// exp_avg_sq_sqrt = torch._foreach_sqrt(exp_avg_sqs), one state-sized temporary per parameter,
+// alive until addcdiv_ writes the update. HF Trainer (adamw_torch), accelerate/FSDP and torchtune
+// use torch.optim; DeepSpeed (FusedAdam), Megatron (apex/TE FusedAdam) and bitsandbytes 8-bit
+// optimizers update in one fused kernel without it. `optimizer_params` counts this GPU's share.
+double optimizer_step_temp_bytes(const Scenario& s, double optimizer_params) {
+  if (s.training.optimizer != Optimizer::Adamw || s.training.offload_optimizer) return 0;
+  if (s.engine != Engine::Transformers && s.engine != Engine::Fsdp) return 0;
+  const bool fp32_states = is_lora(s) || s.weights == WeightFormat::Fp32 || s.training.master_weights;
+  return optimizer_params * (fp32_states ? kFp32 : kHalf);
+}
+
+// torch's Optimizer.zero_grad(set_to_none=True) (the default since torch 2.0, used by HF Trainer,
+// accelerate and torchtune) frees .grad after each step: without accumulation the backward starts
+// with no gradients and allocates them as it frees activations. DeepSpeed's partitions and
+// Megatron's main_grad buffer are allocated once and persist.
+bool gradients_freed_between_steps(const Scenario& s) {
+  return (s.engine == Engine::Transformers || s.engine == Engine::Fsdp) && s.training.grad_accum <= 1;
+}
+
 double nccl_bytes_per_communicator() { return kNcclBytesPerGroup; }
 
 MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
@@ -268,8 +289,21 @@ MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
   m.breakdown.weights = st.weights;
   m.breakdown.gradients = st.gradients;
   m.breakdown.optimizer = st.optimizer;
-  m.breakdown.activations = training_activation_bytes(s);
-  m.breakdown.runtime = training_runtime_bytes(s, gpu, m.breakdown.activations + st.gradients);
+  // The transient part of the step peaks at one of three moments (docs/methodology.md, "Peak over
+  // the step"): the start of the backward (activations and logits; gradients only if they persist),
+  // its end under recomputation (all gradients + the layer being rebuilt), or the optimizer step
+  // (all gradients + AdamW's foreach temporary). The breakdown keeps the gradients whole and shows
+  // the rest as activations (the backward) or as optimizer (the step's temporary).
+  const double acts = training_activation_bytes(s);
+  const double grads = st.gradients;
+  const double backward = gradients_freed_between_steps(s) ? std::max(acts, grads + recompute_working_bytes(s))
+                                                           : grads + acts;
+  const double params = is_lora(s) ? m.trainable_params * stage_share(s)
+                                   : weights_per_gpu(s, WeightFormat::Fp32) / kFp32;
+  const double step = grads + optimizer_step_temp_bytes(s, params / (zero >= 1 ? d(s.dp()) : 1));
+  m.breakdown.activations = backward - grads;
+  m.breakdown.optimizer += std::max(0.0, step - backward);
+  m.breakdown.runtime = training_runtime_bytes(s, gpu, std::max(backward, step));
   m.warnings = training_warnings(s);
   spill_paged_states(s, gpu, &m);
   m.per_gpu_bytes = m.breakdown.total();

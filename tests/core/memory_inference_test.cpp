@@ -1,6 +1,7 @@
 // Serving memory: the spec's KV example, sharding, and the breakdown's invariants.
 #include <catch2/catch.hpp>
 
+#include "gpusizer/error.h"
 #include "gpusizer/estimate.h"
 
 using namespace gpusizer;
@@ -132,4 +133,28 @@ TEST_CASE("Released formats: gpt-oss in mxfp4, vision towers and fp8 KV", "[memo
   const MemoryEstimate kv8 = memory_of(json{{"model", "deepseek-r1"}, {"kv_cache", "fp8"}, {"seq_len", 32768}});
   const MemoryEstimate kv16 = memory_of(json{{"model", "deepseek-r1"}, {"seq_len", 32768}});
   CHECK(kv8.breakdown.kv_cache == Approx(kv16.breakdown.kv_cache / 2));
+}
+
+TEST_CASE("Older transformers generate(): full-prompt fp32 logits and the tuple KV cache", "[memory]") {
+  // Llama-2-13B, 16 prompts of 512 tokens + 512 new (optimum's 2023-08 GPTQ benchmark shape).
+  json base = {{"model", "llama-2-13b"}, {"engine", "transformers"}, {"weights", "fp16"}, {"batch", 16},
+               {"prompt_tokens", 512}, {"output_tokens", 512}};
+  const MemoryEstimate now = memory_of(base);
+  base["engine_options"] = {{"full_prompt_logits", true}};
+  const MemoryEstimate logits = memory_of(base);
+  // transformers < 4.45: bf16 logits + fp32 upcast of every prompt position: 16 x 512 x 32000 x (2 + 4).
+  CHECK(logits.breakdown.activations - now.breakdown.activations == Approx(16.0 * 512 * 32000 * 6));
+  base["engine_options"] = {{"legacy_kv_cache", true}};
+  const MemoryEstimate tuple = memory_of(base);
+  // transformers < 4.36: the new cache (1024 tokens) beside the previous step's (1023 tokens).
+  CHECK(tuple.breakdown.kv_cache == Approx(now.breakdown.kv_cache * (1 + 1023.0 / 1024)));
+  CHECK(tuple.per_gpu_bytes == Approx(tuple.breakdown.total()).epsilon(1e-15));
+  // Other engines keep their own caches and last-position logits.
+  base["engine"] = "vllm";
+  base["engine_options"] = {{"full_prompt_logits", true}, {"legacy_kv_cache", true}};
+  json vllm = base;
+  vllm.erase("engine_options");
+  CHECK(memory_of(base).per_gpu_bytes == memory_of(vllm).per_gpu_bytes);
+  base["engine_options"] = {{"legacy_kv_cache", "yes"}};
+  CHECK_THROWS_AS(parse_scenario(base), InputError);
 }

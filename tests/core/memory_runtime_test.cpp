@@ -1,5 +1,6 @@
 // The three memory figures (memory_runtime.cpp) and vLLM/SGLang start-up accounting
 // (engine_accounting.cpp): reference values worked by hand from the cited constants.
+#include <algorithm>
 #include <cmath>
 
 #include <catch2/catch.hpp>
@@ -45,17 +46,19 @@ TEST_CASE("vLLM budget: Llama-3.1-8B on H100 at the defaults", "[engine_accounti
   CHECK(b.fraction == 0.9);
   CHECK(b.max_num_batched_tokens == 8192);  // H100 (>= 70 GiB, not A100): 8192 / 1024
   CHECK(b.max_num_seqs == 1024);
-  // sampler: 1024 x 128256 x 4 B x 8 copies; forward: 8192 x (3 x 4096 + 3 x 14336) x 2 B
-  const double sampler = 1024.0 * 128256 * 4 * 8;
+  // sampler: 1024 x 128256 x 4 B x 8 copies beside the forward's output hidden states
+  // ((8192 + 1024) x 4096 x 2 B); forward: 8192 x (3 x 4096 + 3 x 14336) x 2 B. profile_run frees
+  // the forward's intermediates before _dummy_sampler_run: the peak is the larger phase.
+  const double sampler = 1024.0 * 128256 * 4 * 8 + (8192.0 + 1024) * 4096 * 2;
   const double forward = 8192.0 * (3 * 4096 + 3 * 14336) * 2;
-  CHECK(b.activation_peak_bytes == Approx(sampler + forward));
+  CHECK(b.activation_peak_bytes == Approx(std::max(sampler, forward)));
   CHECK(b.budget_bytes == Approx(0.9 * 85029027840.0));  // torch total_memory of the H100 80GB
   CHECK(b.kv_cache_bytes == Approx(b.budget_bytes - b.weights_bytes - b.activation_peak_bytes - b.non_torch_bytes));
   // 128 KiB per token (32 layers x 8 KV heads x 128 x 2 x 2 B), whole 16-token blocks
   const double tokens = std::floor(b.kv_cache_bytes / (131072.0 * 16)) * 16;
   CHECK(b.kv_tokens == tokens);
   CHECK(b.max_concurrency == Approx(tokens / 16000));
-  // vLLM 0.11 printed 51.38 GiB for this start-up (llm-d results): within 3 %
+  // vLLM 0.11 printed 51.38 GiB for this start-up (llm-d results, a calibration source): within 3 %
   CHECK(b.kv_cache_bytes / kGiB == Approx(51.38).epsilon(0.03));
   // nvidia-smi shows the budget plus the CUDA graphs, whatever the batch
   CHECK(e.memory.figures.nvidia_smi_bytes == Approx(b.budget_bytes + b.cuda_graph_bytes));

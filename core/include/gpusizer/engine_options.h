@@ -18,8 +18,15 @@ struct EngineOptions {
   std::optional<double> mem_fraction_static;      // SGLang --mem-fraction-static (0, 1)
   // Training: how the loss meets the logits. "materialized" (default: HF ForCausalLMLoss, full
   // bf16 logits + fp32 upcast + fp32 log-softmax), "chunked" (torchtune CEWithChunkedOutputLoss),
-  // "fused" (Liger / unsloth fused linear cross-entropy: logits never held whole).
+  // "fused" (Liger / unsloth fused linear cross-entropy: logits never held whole), "inplace"
+  // (unsloth / fms-acceleration Fast_CrossEntropyLoss: the kernel writes the gradient into the logits).
   std::string cross_entropy = "materialized";
+  // transformers generate() before 4.45 computed the logits of every prompt position in fp32
+  // (default false: 4.45+ keeps only the last position, logits_to_keep).
+  std::optional<bool> full_prompt_logits;
+  // transformers before 4.36 kept past_key_values as tuples: each decode step concatenates into a
+  // new cache while the previous one is still referenced (default false: DynamicCache, 4.36+).
+  std::optional<bool> legacy_kv_cache;
 };
 
 }  // namespace gpusizer

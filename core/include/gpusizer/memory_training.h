@@ -58,5 +58,12 @@ double logits_bytes(const Scenario& s);
 // Peak activations on the busiest GPU: all stage layers for the in-flight micro-batches, the
 // recompute working set, the logits.
 double training_activation_bytes(const Scenario& s);
+// Under full recomputation, the one layer rebuilt at a time in the backward (0 otherwise).
+double recompute_working_bytes(const Scenario& s);
+
+// When the step's transients peak (memory_training.cpp, docs/methodology.md "Peak over the step"):
+// torch.optim's foreach AdamW temporaries and whether gradients exist before the backward.
+double optimizer_step_temp_bytes(const Scenario& s, double optimizer_params);
+bool gradients_freed_between_steps(const Scenario& s);
 
 }  // namespace gpusizer
