@@ -230,6 +230,7 @@ const STRINGS = {
   customHint: ['Ranked with the catalog’s, marked “custom”. With a provider filter, tick “Your own instances” to keep them.',
     '与目录中的实例一起排名，标为“自定义”。按云厂商筛选时，勾选“自定义实例”即可保留。'],
   customTag: ['custom', '自定义'],
+  priceUndated: ['price undated', '价格无日期'],
   'p.perInstance': ['GPUs per instance', '每实例 GPU 数'],
   'p.load': ['At the load, per 1M tokens', '按该负载，每百万 token'],
   'p.links': ['Links', '互联'],
