@@ -7,7 +7,9 @@ import { extname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const CSP =
-  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
+  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
+  // The Hub fetch of a config.json (web/hub.js): exactly these two hosts, as web/index.html allows.
+  'connect-src https://huggingface.co https://modelscope.cn';
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',

@@ -62,9 +62,16 @@ int64_t full_attention_layers(const Architecture& a) { return a.layers - a.linea
 // One Gated DeltaNet layer's projections (transformers Qwen3NextGatedDeltaNet): in_proj_qkvz
 // (q, k of key_heads x key_dim; v, z of value_heads x value_dim), in_proj_ba (beta and the decay
 // gate per value head) and out_proj. Its conv1d, A_log, dt_bias and gated norm are in `other`.
+// MiniMax lightning attention: qkv_proj (q, k, v of heads x head_dim), output_gate (a sigmoid
+// gate as wide as v) and out_proj, none biased (MiniMaxM1LightningAttention).
 std::vector<LinearModule> linear_attention_modules(const Architecture& a) {
   const int64_t key = a.linear_key_heads * a.linear_key_dim;
   const int64_t value = a.linear_value_heads * a.linear_value_dim;
+  if (a.lightning_attn) {
+    return {{"linear_qkv", "attention", a.hidden, 2 * key + value, 1, 1},
+            {"linear_gate", "attention", a.hidden, value, 1, 1},
+            {"linear_out", "attention", value, a.hidden, 1, 1}};
+  }
   return {{"linear_qkvz", "attention", a.hidden, 2 * key + 2 * value, 1, 1},
           {"linear_ba", "attention", a.hidden, 2 * a.linear_value_heads, 1, 1},
           {"linear_out", "attention", value, a.hidden, 1, 1}};
@@ -141,7 +148,10 @@ double other_params(const Architecture& a, const std::vector<LinearModule>& modu
   if (a.qk_norm) {  // Qwen3 q_norm, k_norm (full-attention layers)
     total += static_cast<double>(full_attention_layers(a)) * 2.0 * static_cast<double>(a.head_dim);
   }
-  if (a.linear_attn_layers > 0) {  // Gated DeltaNet: depthwise conv1d over q, k, v; A_log, dt_bias; gated RMSNorm
+  if (a.linear_attn_layers > 0 && a.lightning_attn) {  // lightning attention: one RMSNorm over heads x head_dim
+    total += static_cast<double>(a.linear_attn_layers) *
+             static_cast<double>(a.linear_value_heads * a.linear_value_dim);
+  } else if (a.linear_attn_layers > 0) {  // Gated DeltaNet: depthwise conv1d over q, k, v; A_log, dt_bias; gated RMSNorm
     const double conv_dim = static_cast<double>(2 * a.linear_key_heads * a.linear_key_dim +
                                                 a.linear_value_heads * a.linear_value_dim);
     total += static_cast<double>(a.linear_attn_layers) *
@@ -305,7 +315,7 @@ auto shape_tie(const Architecture& a) {
                   a.shared_expert_intermediate, a.dense_layers, a.router_bias, a.shared_expert_gate,
                   a.expert_bias, a.attn_sinks, a.mtp_layers, a.mtp_stores_embeddings, a.vision_params,
                   a.linear_attn_layers, a.linear_key_heads, a.linear_value_heads, a.linear_key_dim,
-                  a.linear_value_dim, a.linear_conv_kernel, a.attn_output_gate,
+                  a.linear_value_dim, a.linear_conv_kernel, a.attn_output_gate, a.lightning_attn,
                   a.mla.q_lora_rank, a.mla.kv_lora_rank, a.mla.qk_nope_head_dim, a.mla.qk_rope_head_dim,
                   a.mla.v_head_dim, a.sliding_window, a.sliding_window_layers, a.max_positions);
 }
@@ -363,7 +373,12 @@ void validate_architecture(const Architecture& a, const std::string& field) {
   check_range(field, "linear_value_heads", a.linear_value_heads, lin_min, kMaxArchSize);
   check_range(field, "linear_key_dim", a.linear_key_dim, lin_min, kMaxArchSize);
   check_range(field, "linear_value_dim", a.linear_value_dim, lin_min, kMaxArchSize);
-  check_range(field, "linear_conv_kernel", a.linear_conv_kernel, lin_min, 64);  // released models have 1 (DeepSeek-V3, GLM-4.5)
+  if (a.lightning_attn) {  // lightning attention has no conv; it needs linear layers to apply to
+    check_range(field, "linear_attn_layers", a.linear_attn_layers, 1, a.layers - 1);
+    check_range(field, "linear_conv_kernel", a.linear_conv_kernel, 0, 0);
+  } else {
+    check_range(field, "linear_conv_kernel", a.linear_conv_kernel, lin_min, 64);
+  }  // released models have 1 (DeepSeek-V3, GLM-4.5)
   check_range(field, "vision_params", a.vision_params, 0, int64_t{1} << 40);
 }
 

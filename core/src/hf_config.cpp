@@ -41,7 +41,7 @@ bool tie_default(const std::string& type) {
                                         "qwen2_moe", "qwen3",     "qwen3_moe", "deepseek_v2", "deepseek_v3",
                                         "baichuan",  "internlm2", "phi3",      "glm",         "glm4",
                                         "glm4_moe",  "gpt_oss",   "kimi_k2",   "llama4_text", "qwen2_5_vl",
-                                        "qwen3_next"};
+                                        "qwen3_next", "minimax",  "minimax_m1", "minimax_text_01"};
   for (const char* t : kUntied) {
     if (type == t) return false;
   }
@@ -204,6 +204,50 @@ void read_linear_attention(JsonReader& r, Architecture* a) {
   a->attn_output_gate = true;  // Qwen3NextAttention: q_proj emits query and gate
 }
 
+// MiniMax-Text-01 / MiniMax-M1 (remote code, model_type minimax_text_01 / minimax_m1) and
+// transformers' native minimax: lightning attention on the layers that attn_type_list marks 0
+// (1 = softmax attention with a KV cache; MiniMax-M1 config.json: every 8th layer), or that
+// layer_types marks "linear_attention". Lightning attention uses the softmax layers' heads and
+// head_dim. A shared expert (shared_intermediate_size > 0) sits behind a hidden x 1
+// `coefficient` gate (MiniMaxM1DecoderLayer).
+bool is_minimax(const std::string& type) {
+  return type == "minimax" || type == "minimax_m1" || type == "minimax_text_01";
+}
+
+void read_lightning_attention(JsonReader& r, Architecture* a) {
+  const bool remote = r.has("attn_type_list");  // else transformers' layer_types
+  const char* key = remote ? "attn_type_list" : "layer_types";
+  if (!remote && !r.has(key)) {
+    throw InputError(r.field("attn_type_list"), "is missing from config.json: MiniMax needs each layer's attention "
+                                                "kind (0 = lightning, 1 = softmax), or layer_types");
+  }
+  const nlohmann::json& list = r.raw(key);
+  if (!list.is_array() || static_cast<int64_t>(list.size()) != a->layers) {
+    throw InputError(r.field(key), "must list one attention kind per layer (" + std::to_string(a->layers) + ")");
+  }
+  int64_t linear = 0;
+  for (const nlohmann::json& kind : list) {
+    const bool lightning = remote ? kind == 0 : kind == "linear_attention";
+    const bool softmax = remote ? kind == 1 : kind == "full_attention";
+    if (!lightning && !softmax) {
+      throw InputError(r.field(key), std::string("must hold ") +
+                                         (remote ? "0 (lightning) or 1 (softmax)" : "\"linear_attention\" or \"full_attention\"") +
+                                         " (got " + kind.dump() + ")");
+    }
+    linear += lightning ? 1 : 0;
+  }
+  a->linear_attn_layers = linear;
+  a->lightning_attn = true;
+  a->linear_key_heads = a->linear_value_heads = a->heads;
+  a->linear_key_dim = a->linear_value_dim = a->head_dim;
+  a->linear_conv_kernel = 0;
+  if (auto width = r.integer("shared_intermediate_size", 0, kMaxArchSize); width && *width > 0 && a->experts > 0) {
+    a->shared_experts = 1;
+    a->shared_expert_intermediate = *width;
+    a->shared_expert_gate = true;
+  }
+}
+
 // Per-type details of the standard dialect: biases, q/k norms, extra norms.
 void apply_family(JsonReader& r, const std::string& type, Architecture* a) {
   if (type == "qwen2" || type == "qwen2_moe" || type == "qwen2_5_vl") {
@@ -224,6 +268,7 @@ void apply_family(JsonReader& r, const std::string& type, Architecture* a) {
   a->router_bias = (type == "deepseek_v3" || type == "kimi_k2" || type == "glm4_moe" || type == "gpt_oss") &&
                    a->experts > 0;
   if (type == "qwen3_next") read_linear_attention(r, a);
+  if (is_minimax(type)) read_lightning_attention(r, a);
   if (type == "gpt_oss") {
     a->expert_bias = true;  // GptOssExperts gate_up_proj_bias, down_proj_bias
     a->attn_sinks = true;   // GptOssAttention sinks
@@ -386,6 +431,9 @@ std::string infer_type(const nlohmann::json& config) {
                                                                  {"Qwen2", "qwen2"},
                                                                  {"Qwen3Moe", "qwen3_moe"},
                                                                  {"Qwen3Next", "qwen3_next"},
+                                                                 {"MiniMaxM1", "minimax_m1"},
+                                                                 {"MiniMaxText01", "minimax_text_01"},
+                                                                 {"MiniMaxForCausalLM", "minimax"},
                                                                  {"Qwen3", "qwen3"},
                                                                  {"DeepseekV3", "deepseek_v3"},
                                                                  {"DeepseekV2", "deepseek_v2"},

@@ -63,6 +63,7 @@ const BoolKey kBoolKeys[] = {
     {"attn_sinks", &Architecture::attn_sinks},
     {"mtp_stores_embeddings", &Architecture::mtp_stores_embeddings},
     {"attn_output_gate", &Architecture::attn_output_gate},
+    {"lightning_attn", &Architecture::lightning_attn},
 };
 
 struct StringKey {

@@ -308,8 +308,11 @@ double linear_state_bytes_per_sequence(const Architecture& arch) {
   const double recurrent = static_cast<double>(arch.linear_value_heads * arch.linear_key_dim * arch.linear_value_dim);
   const double conv_dim = static_cast<double>(2 * arch.linear_key_heads * arch.linear_key_dim +
                                               arch.linear_value_heads * arch.linear_value_dim);
-  const double conv = conv_dim * static_cast<double>(arch.linear_conv_kernel - 1);
-  return static_cast<double>(arch.linear_attn_layers) * (recurrent + conv) * 2;  // 16-bit state
+  const double conv = conv_dim * static_cast<double>(std::max<int64_t>(arch.linear_conv_kernel - 1, 0));
+  // 16-bit state; MiniMax lightning attention keeps it in fp32 (vLLM minimax_text_01.py:
+  // MinimaxCacheManager(dtype=torch.float32), modeling_minimax_m1.py kv = torch.zeros(...).to(torch.float32)).
+  const double bytes = arch.lightning_attn ? 4 : 2;
+  return static_cast<double>(arch.linear_attn_layers) * (recurrent + conv) * bytes;
 }
 
 }  // namespace gpusizer

@@ -147,6 +147,8 @@ const Published kPublished[] = {
     {"mistral-small-3.1-24b", 24e9, 0, 0, ActiveDef::All, 0, "mistralai/Mistral-Small-3.1-24B-Instruct-2503 card: 24B"},
     {"phi-4", 14.7e9, 0, 0, ActiveDef::All, 14659507200, "microsoft/phi-4 Hub page: 14.7B"},
     {"qwen3-next-80b-a3b", 80e9, 3e9, 1e9, ActiveDef::NoEmbeddingHead, 0, "Qwen/Qwen3-Next-80B-A3B-Instruct card: 80B total, 3B activated"},
+    {"minimax-m1", 456e9, 45.9e9, 1e8, ActiveDef::NoEmbeddingHead, 456089655296, "MiniMax-01 report and MiniMaxAI/MiniMax-M1-80k: 456B total, 45.9B activated"},
+    {"minimax-text-01", 456e9, 45.9e9, 1e8, ActiveDef::NoEmbeddingHead, 456089655296, "MiniMax-AI/MiniMax-01 MiniMax-Text-01 card: 456B total, 45.9B activated"},
 };
 
 // Published active counts are rounded: within 1 %, or within half a unit of their last digit
@@ -172,6 +174,15 @@ TEST_CASE("new presets: totals and active counts within 1 % of the published fig
       CHECK(p.active == p.total - p.vision);
     }
   }
+}
+
+TEST_CASE("MiniMax-M1's count reproduces the byte total of its safetensors index") {
+  // MiniMax-AI/MiniMax-M1 model.safetensors.index.json: "total_size": 912210767872. The count
+  // in bf16 (2 bytes) plus the 80 routers (6144 x 32) held in fp32 (2 more bytes each) is it to
+  // the byte; 45.9B active leaves out the embedding and the LM head (200064 x 6144 each).
+  const gpusizer::ParamCounts p = gpusizer::count_params(preset("minimax-m1"));
+  CHECK(p.total * 2 + 80.0 * 6144 * 32 * 2 == 912210767872.0);
+  CHECK(p.active - p.embedding - p.lm_head == 45944920064.0);
 }
 
 TEST_CASE("MTP modules are counted apart; vision towers in the total, not in active") {

@@ -229,7 +229,7 @@ TEST_CASE("catalog: every GPU source key is defined in gpus.json", "[catalog]") 
 
 TEST_CASE("catalog: every instance row is usable", "[catalog]") {
   const auto& list = instance_catalog();
-  REQUIRE(list.size() == 147);
+  REQUIRE(list.size() == 150);
   const std::set<std::string> providers = {"alibaba", "aws", "gcp", "azure", "lambda", "runpod", "tencent"};
   std::set<std::tuple<std::string, std::string, std::string>> seen;
   bool alibaba_block = true;  // Alibaba rows come first, in one block
@@ -305,14 +305,52 @@ TEST_CASE("catalog: skipped rows are listed with a reason", "[catalog]") {
     CHECK_FALSE(s.at("instance").get<std::string>().empty());
     CHECK_FALSE(s.at("reason").get<std::string>().empty());
   }
-  // 144 rows of facts_cloud.json (132 kept, 12 skipped) + 15 rows added for 2026 hardware and
+  // 144 rows of facts_cloud.json (132 kept, 12 skipped) + 15 rows added for 2026 hardware + 3 dated
+  // hyperscaler rows (GCP A3 Mega, AWS p5 us-west-1, Azure ND H100 v5 northcentralus) and
   // 6 offers found without a dated price (docs/catalog.md "Skipped rows").
-  CHECK(instance_catalog().size() + skipped.size() == 144 + 15 + 6);
+  CHECK(instance_catalog().size() + skipped.size() == 144 + 15 + 3 + 6);
   // A newer dated price supersedes an undated one of the same offer.
   const Instance* p5en = instance("aws", "p5en.48xlarge");
   REQUIRE(p5en != nullptr);
   CHECK(p5en->price_per_hour == 63.296);
   CHECK(p5en->price_date == "2026-08-06");
+}
+
+// One row of (provider, instance, region), or nullptr.
+static const Instance* instance_in(const std::string& provider_id, const std::string& name, const std::string& region) {
+  for (const Instance& in : instance_catalog()) {
+    if (in.provider_id == provider_id && in.instance == name && in.region == region) return &in;
+  }
+  return nullptr;
+}
+
+TEST_CASE("catalog: the hyperscaler rows of 2025-2026 carry the date and figure of their source", "[catalog]") {
+  // Cyclenerd pricing.yml generated 2026-07-30: a3-highgpu-8g us-central1 88.4899999025753 (read
+  // directly, no longer 8 x the 1g shape), a3-megagpu-8g us-east4 92.9375881512329.
+  const Instance* a3 = instance_in("gcp", "a3-highgpu-8g", "us-central1");
+  REQUIRE(a3 != nullptr);
+  CHECK(a3->price_per_hour == Approx(88.49).epsilon(1e-6));
+  CHECK(a3->price_date == "2026-07-30");
+  const Instance* mega = instance_in("gcp", "a3-megagpu-8g", "us-east4");
+  REQUIRE(mega != nullptr);
+  CHECK(mega->price_per_hour == Approx(92.9376).epsilon(1e-6));
+  CHECK(mega->price_date == "2026-07-30");
+  CHECK(mega->gpu_id == "h100-80gb");
+  CHECK(mega->gpus == 8);
+  CHECK(mega->rdma == "tcpxo");
+  CHECK(mega->network_gbps == 1600);  // 8 GPU NICs; GCP's 1,800 Gbps total adds the host NIC
+  // dstack PR #3264 (2025-11-06): p5.48xlarge on-demand in us-west-1 at $68.8.
+  const Instance* p5 = instance_in("aws", "p5.48xlarge", "us-west-1");
+  REQUIRE(p5 != nullptr);
+  CHECK(p5->price_per_hour == 68.8);
+  CHECK(p5->price_date == "2025-11-06");
+  CHECK(p5->billing == "on-demand");
+  // skypilot-catalog PR #50 (2023-12-06): ND96isr_H100_v5 northcentralus $117.984.
+  const Instance* nd = instance_in("azure", "Standard_ND96isr_H100_v5", "northcentralus");
+  REQUIRE(nd != nullptr);
+  CHECK(nd->price_per_hour == 117.984);
+  CHECK(nd->price_date == "2023-12-06");
+  CHECK(nd->gpus == 8);
 }
 
 TEST_CASE("catalog: CNY rate of the source catalogs", "[catalog]") {

@@ -9,6 +9,7 @@
 
 #include "gpusizer/architecture.h"
 #include "gpusizer/error.h"
+#include "gpusizer/precision.h"
 
 using gpusizer::Architecture;
 using gpusizer::InputError;
@@ -433,6 +434,26 @@ const char* const kMistralSmall31 = R"({
     "num_channels": 3, "num_hidden_layers": 24, "patch_size": 14, "rope_theta": 10000.0},
   "vision_feature_layer": -1})";
 
+// MiniMax-AI/MiniMax-M1 config.json at commit 2abb4f45 (the GitHub repository of
+// MiniMaxAI/MiniMax-M1-80k), every key as released: lightning attention on the layers
+// attn_type_list marks 0, softmax attention on every 8th (1), 32 experts, top-2.
+const char* const kMiniMaxM1 = R"({"architectures": ["MiniMaxM1ForCausalLM"], "attention_dropout": 0.0, "attn_type_list": [0, 0, 0, 0,
+  0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+  0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+  0, 1, 0, 0, 0, 0, 0, 0, 0, 1], "auto_map": {"AutoConfig":
+  "configuration_minimax_m1.MiniMaxM1Config", "AutoModelForCausalLM":
+  "modeling_minimax_m1.MiniMaxM1ForCausalLM"}, "bos_token_id": null, "eos_token_id": null, "head_dim":
+  128, "hidden_act": "silu", "hidden_size": 6144, "initializer_range": 0.02, "intermediate_size":
+  9216, "layernorm_full_attention_alpha": 3.5565588200778455, "layernorm_full_attention_beta": 1.0,
+  "layernorm_linear_attention_alpha": 3.5565588200778455, "layernorm_linear_attention_beta": 1.0,
+  "layernorm_mlp_alpha": 3.5565588200778455, "layernorm_mlp_beta": 1.0, "max_position_embeddings":
+  10240000, "model_type": "minimax_m1", "num_attention_heads": 64, "num_experts_per_tok": 2,
+  "num_hidden_layers": 80, "num_key_value_heads": 8, "num_local_experts": 32, "output_router_logits":
+  false, "postnorm": true, "rms_norm_eps": 1e-05, "rope_theta": 10000000, "rotary_dim": 64,
+  "router_aux_loss_coef": 0.001, "router_jitter_noise": 0.0, "shared_intermediate_size": 0,
+  "shared_moe_mode": "sigmoid", "sliding_window": null, "tie_word_embeddings": false,
+  "transformers_version": "4.45.2", "use_cache": true, "vocab_size": 200064})";
+
 struct Case {
   const char* preset;
   const char* config;
@@ -469,6 +490,7 @@ const Case kCases[] = {
     {"mistral-small-3-24b", kMistralSmall24B},
     {"qwen3-next-80b-a3b", kQwen3Next80B},
     {"mistral-small-3.1-24b", kMistralSmall31},
+    {"minimax-m1", kMiniMaxM1},
 };
 
 std::string error_field(const json& config) {
@@ -552,6 +574,50 @@ TEST_CASE("new families: windows, experts, MTP, vision and the checkpoint's form
   json short_types = json::parse(kGptOss20B);
   short_types["layer_types"] = {"sliding_attention"};
   CHECK(error_field(short_types) == "model.hf_config.layer_types");
+}
+
+TEST_CASE("MiniMax lightning attention: 70 linear layers with a fixed fp32 state, 10 with a KV cache") {
+  const Architecture a = gpusizer::from_hf_config(json::parse(kMiniMaxM1));
+  CHECK(a.lightning_attn);
+  CHECK(a.linear_attn_layers == 70);  // attn_type_list: 1 on layers 7, 15, ..., 79
+  CHECK(a.linear_key_heads == 64);
+  CHECK(a.linear_key_dim == 128);
+  CHECK(a.linear_conv_kernel == 0);
+  CHECK(a.experts == 32);
+  CHECK(a.experts_per_token == 2);
+  CHECK(a.expert_intermediate == 9216);
+  CHECK_FALSE(a.tied_embeddings);
+  // Per layer: qkv_proj 6144 x 24576, output_gate 6144 x 8192, out_proj 8192 x 6144 and an
+  // RMSNorm of 8192 (modeling_minimax_m1.py MiniMaxM1LightningAttention).
+  const gpusizer::ParamCounts p = gpusizer::count_params(a);
+  CHECK(p.total == 456089655296.0);
+  // State: 70 layers x 64 heads x 128 x 128 in fp32 per sequence; KV cache only in the 10
+  // softmax layers: 2 x 10 x 8 KV heads x 128 x 2 bytes per token in bf16.
+  CHECK(gpusizer::linear_state_bytes_per_sequence(a) == 70.0 * 64 * 128 * 128 * 4);
+  // The same model in transformers' native form lists layer_types instead.
+  json native = json::parse(kMiniMaxM1);
+  native.erase("attn_type_list");
+  native["model_type"] = "minimax";
+  native["layer_types"] = json::array();
+  for (int i = 0; i < 80; ++i) native["layer_types"].push_back(i % 8 == 7 ? "full_attention" : "linear_attention");
+  CHECK(gpusizer::count_params(gpusizer::from_hf_config(native)).total == p.total);
+  // Without model_type, the class names the dialect.
+  json untyped = json::parse(kMiniMaxM1);
+  untyped.erase("model_type");
+  CHECK(gpusizer::from_hf_config(untyped).lightning_attn);
+  // A shared expert behind the hidden x 1 coefficient gate.
+  const Architecture shared = gpusizer::from_hf_config(edited(kMiniMaxM1, "shared_intermediate_size", 4096));
+  CHECK(shared.shared_experts == 1);
+  CHECK(gpusizer::count_params(shared).total == p.total + 80.0 * (3 * 6144.0 * 4096 + 6144));
+  // Each layer's kind must be there, one per layer, 0 or 1.
+  CHECK(error_field(edited(kMiniMaxM1, "attn_type_list", kRemove)) == "model.hf_config.attn_type_list");
+  CHECK(error_field(edited(kMiniMaxM1, "attn_type_list", {0, 1})) == "model.hf_config.attn_type_list");
+  json bad = json::parse(kMiniMaxM1);
+  bad["attn_type_list"][3] = 2;
+  CHECK(error_field(bad) == "model.hf_config.attn_type_list");
+  json all_linear = json::parse(kMiniMaxM1);
+  for (auto& kind : all_linear["attn_type_list"]) kind = 0;
+  CHECK(error_field(all_linear) == "model.hf_config.linear_attn_layers");  // at least one softmax layer
 }
 
 TEST_CASE("an MoE config with zero experts is refused, naming the key (not read as dense)") {

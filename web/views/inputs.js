@@ -5,6 +5,7 @@ import { h, replace, uid } from '../dom.js';
 import { FIELDS, TASKS, appliesTo } from '../fields.js';
 import { compact, int, kib, t } from '../i18n.js';
 import { fieldControl } from './controls.js';
+import { hubId, hubPanel } from '../hub.js';
 
 const GROUPS = ['workload', 'training', 'hardware', 'advanced'];
 
@@ -79,6 +80,8 @@ function modelSection(catalog, onModel) {
   // On commit (Enter, blur) even an unknown name goes to the core, which names the problem.
   preset.addEventListener('change', () => onModel(byName.get(preset.value.toLowerCase()) ?? preset.value.trim()));
   const facts = h('p', { class: 'hint facts', id: `${ids.preset}-h` });
+  // A Hub id that is no preset: its fetched config.json becomes the model, shown in the config.json tab.
+  const hub = hubPanel({ onConfig: (config) => { setMode('config'); onModel({ hf_config: config }); } });
   const datalist = h('datalist', { id: ids.list },
     catalog.models.map((m) => h('option', { value: m.id, label: `${m.name} · ${compact(m.params)}` })));
 
@@ -116,7 +119,7 @@ function modelSection(catalog, onModel) {
   });
 
   const panels = {
-    preset: h('div', { class: 'field' }, h('label', { for: ids.preset }, t('f.model')), preset, datalist, facts),
+    preset: h('div', { class: 'field' }, h('label', { for: ids.preset }, t('f.model')), preset, datalist, facts, hub.el),
     config: h('div', { class: 'field' }, h('label', { for: ids.config }, t('f.hf_config')), config,
       h('p', { class: 'hint', id: `${ids.config}-h` }, t('h.hf_config'), ' ',
         h('label', { for: file.id, class: 'button small' }, t('chooseFile')), file)),
@@ -133,6 +136,7 @@ function modelSection(catalog, onModel) {
   function show(err) {
     error.textContent = err ? `${err.field}: ${err.message}` : '';
     error.hidden = !err;
+    hub.show(err?.field === 'model' ? hubId(preset.value) : null);
     for (const input of [preset, config, params]) input.toggleAttribute('aria-invalid', Boolean(err));
   }
 

@@ -9,6 +9,8 @@ import { errorBox } from './results.js';
 
 const FIRST_ROWS = 15;  // the rest on request: 130-odd rows would bury the page
 const speed = (p) => p.throughput?.decode_tokens_per_s || p.throughput?.train_tokens_per_s;
+// A price the core can date ("YYYY-MM-DD" or "YYYY-MM", as planner.cpp parse_day); the rest say "date not shown".
+const DATED = /^\d{4}-\d{2}(-\d{2})?$/;
 const gpuName = (c, id) => c.gpus.find((g) => g.id === id)?.name.replace(/^NVIDIA /, '') ?? id;
 
 // Columns in reading order, what the ranking is by first; a column no plan fills is left out.
@@ -46,6 +48,7 @@ export function rankingView(root, { catalog, onChange, onPlan }) {
   const body = h('div', { class: 'ranking-body' });
   let ranking = null;
   let chosen = null;  // the instance whose launch commands are shown
+  let overrides = {};  // pricing.overrides: a price the user set has no catalog date to lack
 
   function build(scenario) {
     controls = FIELDS.filter((f) => f.group === 'cost').map((f) => fieldControl(f, { catalog, task: scenario.task, onChange }));
@@ -78,6 +81,8 @@ export function rankingView(root, { catalog, onChange, onPlan }) {
             'aria-label': t('pickPlan', { name: p.instance }) }, p.instance),
           h('span', { class: 'sub', title: `${p.price_date ?? ''} · ${p.price_source ?? ''}` },
             [p.provider_id === 'custom' && t('customTag'), p.provider, p.region].filter(Boolean).join(' · ')),
+          p.provider_id !== 'custom' && !(p.instance in overrides) && !DATED.test(p.price_date ?? '') &&
+            h('span', { class: 'sub price-undated', title: p.price_date ?? '' }, t('priceUndated')),
           p.warning_details?.length > 0 && h('span', { class: 'sub plan-warn', 'data-codes': p.warning_details.map((w) => w.code).join(' ') },
             `⚠ ${p.warning_details.map((w) => warning(w)).join(' · ')}`))
           : h('td', { class: col.num ? 'num' : '' }, text);
@@ -107,6 +112,7 @@ export function rankingView(root, { catalog, onChange, onPlan }) {
   return {
     render(scenario, result, instance) {
       chosen = instance;
+      overrides = scenario.pricing?.overrides ?? {};
       if (!controls.length) build(scenario);
       for (const c of controls) c.sync(scenario);
       ranking = result;

@@ -97,6 +97,12 @@ struct Architecture {
   int64_t linear_value_dim = 0;
   int64_t linear_conv_kernel = 0;
   bool attn_output_gate = false;  // q_proj also emits a sigmoid gate per head (Qwen3-Next gated attention)
+  // MiniMax lightning attention instead of Gated DeltaNet (MiniMax-01 report, arXiv 2501.08313,
+  // section 2.2; MiniMaxM1LightningAttention in MiniMax-AI/MiniMax-M1 modeling_minimax_m1.py):
+  // the linear layers are qkv_proj, output_gate and out_proj over linear_key_heads x
+  // linear_key_dim (= heads x head_dim) with one RMSNorm of that width; the state is a
+  // heads x head_dim x head_dim matrix per layer, kept in fp32; no causal conv (kernel 0).
+  bool lightning_attn = false;
 
   Mla mla;
 
