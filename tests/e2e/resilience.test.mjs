@@ -125,8 +125,8 @@ test('a price file names the overrides for unknown instance types and leaves the
 
 test('links with unknown providers, tiny efficiencies or odd languages fall back with a notice', async () => {
   for (const [hash, expected] of [
-    ['#filters.providers=ibm', /filters\.providers: unknown provider id "ibm"/],
-    ['#task=full&efficiency.mfu=0.00000001', /efficiency\.mfu: must be a number from 0\.01 to 1/],
+    ['#filters.providers=ibm', /Providers: unknown provider “ibm”/],
+    ['#task=full&efficiency.mfu=0.00000001', /MFU override \(%\): must be a number from 0\.01 to 1/],
     ['#lang=constructor&batch=2', null],
   ]) {
     const { page, problems, close } = await open(hash);

@@ -8,7 +8,7 @@
 import { h, replace, uid } from '../dom.js';
 import { download } from '../export.js';
 import { load, persistent, save, setAside } from '../storage.js';
-import { t } from '../i18n.js';
+import { getLang, providerName, t } from '../i18n.js';
 import { exportForm, readBook, readImport, storedForm, why } from '../book.js';
 import { customSection } from './custom.js';
 
@@ -113,14 +113,17 @@ export function pricesView(root, { catalog, onPrices, checkBook }) {
     const reset = h('button', { type: 'button', class: 'small', onclick: () => { showError(null); setPrice(inst.instance, ''); },
       'aria-label': t('resetPrice', { name: inst.instance }) }, t('reset'));
     const tr = h('tr', {},
-      h('td', {}, inst.provider), h('th', { scope: 'row' }, inst.instance), h('td', {}, inst.region),
+      h('td', {}, providerName(inst.provider_id, inst.provider)), h('th', { scope: 'row' }, inst.instance), h('td', {}, inst.region),
       h('td', {}, `${inst.gpus_per_instance} × ${catalog.gpus.find((g) => g.id === inst.gpu)?.name ?? inst.gpu}`),
       h('td', { class: 'num' }, input, ' ', inst.currency, error), h('td', {}, reset),
-      h('td', { class: 'date' }, inst.price_date),
+      // A date the source did not state is said so in the page's language (the catalog's words
+      // are in docs/catalog.md).
+      h('td', { class: 'date' }, getLang() === 'en' ? inst.price_date
+        : inst.price_date.match(/\d{4}-\d{2}(-\d{2})?/)?.[0] ?? t('dateUnknown')),
       h('td', { class: 'source', title: inst.source }, inst.source));
     return {
       tr,
-      text: `${inst.provider} ${inst.instance} ${inst.region} ${inst.gpu}`.toLowerCase(),
+      text: `${inst.provider} ${providerName(inst.provider_id, inst.provider)} ${inst.instance} ${inst.region} ${inst.gpu}`.toLowerCase(),
       sync() {
         const price = overrides[inst.instance] ?? inst.price_per_hour;
         if (document.activeElement !== input) input.value = String(price);
