@@ -305,6 +305,7 @@ const STRINGS = {
   staleNote: ['These results are for the last valid input: fix the marked field to update them.',
     '以下结果对应上一次有效输入：请先修正标出的输入项。'],
   fieldConfig: ['config.json: {key}', 'config.json：{key}'],
+  fixToSee: ['The results appear once the marked field is fixed.', '修正标出的输入项后即显示结果。'],
   embedNone: ['Fits on none of the {of} GPU types at this size: see what it takes in the full calculator.',
     '{of} 款 GPU 单卡都放不下：请在完整计算器中查看所需配置。'],
   dateUnknown: ['date not stated', '未注明日期'],

@@ -15,8 +15,9 @@ export function launchView(root, { catalog }) {
       if (result.error) {
         // A scenario error has its message at its input: the last commands stay, marked stale.
         // What only the launch can say (no plan to launch) is said here.
-        if (drawn && !result.error.field.startsWith('plan') && result.error.field !== 'command') {
-          markStale(root, true);
+        if (!result.error.field.startsWith('plan') && result.error.field !== 'command') {
+          if (drawn) markStale(root, true);
+          else replace(root, head);
           return;
         }
         drawn = false;

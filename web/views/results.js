@@ -30,7 +30,7 @@ export function resultsView(root, { catalog, onGpu }) {
       markStale(root, false);
       const gpu = catalog.gpus.find((g) => g.id === scenario.gpu);
       replace(root,
-        memoryCard(scenario, estimate, gpu),
+        memoryCard(scenario, estimate, gpu, { errorHere: false }),
         !estimate.error && speedCard(estimate, scenario.batch ?? 1),
         !estimate.error && estimate.warnings.length > 0 && warningsCard(estimate),
         !estimate.error && fitsCard(fits, takes, catalog, scenario.gpu, onGpu),
@@ -55,11 +55,12 @@ function summary(scenario, estimate) {
   return h('p', { class: 'summary hint' }, parts.filter(Boolean).join(' · '));
 }
 
-export function memoryCard(scenario, estimate, gpu) {
+// errorHere: whether an error is said in the card (the embed); the calculator says it at the input.
+export function memoryCard(scenario, estimate, gpu, { errorHere = true } = {}) {
   const card = h('section', { class: 'card memory', 'aria-labelledby': 'memory-h' },
     h('h2', { id: 'memory-h' }, t('sec.memory')), summary(scenario, estimate));
   if (estimate.error) {
-    card.append(errorBox(estimate.error));
+    card.append(errorHere ? errorBox(estimate.error) : h('p', { class: 'hint' }, t('fixToSee')));
     return card;
   }
   const { memory, model } = estimate;
