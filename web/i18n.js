@@ -677,3 +677,7 @@ export function reason(x, gpuName) {
 
 // Whether a key has its Chinese wording (tests/wasm/codes.test.mjs checks every core code has one).
 export const hasZh = (key) => Boolean(STRINGS[key]?.[1]);
+
+// A price's source citation: in English as the catalog words it; in Chinese its short name (the
+// repository and file, or the page), the English gloss after it left to docs/catalog.md.
+export const sourceText = (text = '') => (lang === 'zh' ? text.split(/ \(|: /)[0] : text);

@@ -8,7 +8,7 @@
 import { h, replace, uid } from '../dom.js';
 import { download } from '../export.js';
 import { load, persistent, save, setAside } from '../storage.js';
-import { getLang, providerName, t } from '../i18n.js';
+import { getLang, providerName, sourceText, t } from '../i18n.js';
 import { exportForm, readBook, readImport, storedForm, why } from '../book.js';
 import { customSection } from './custom.js';
 
@@ -120,7 +120,7 @@ export function pricesView(root, { catalog, onPrices, checkBook }) {
       // are in docs/catalog.md).
       h('td', { class: 'date' }, getLang() === 'en' ? inst.price_date
         : inst.price_date.match(/\d{4}-\d{2}(-\d{2})?/)?.[0] ?? t('dateUnknown')),
-      h('td', { class: 'source', title: inst.source }, inst.source));
+      h('td', { class: 'source', title: sourceText(inst.source) }, sourceText(inst.source)));
     return {
       tr,
       text: `${inst.provider} ${providerName(inst.provider_id, inst.provider)} ${inst.instance} ${inst.region} ${inst.gpu}`.toLowerCase(),

@@ -2,7 +2,7 @@
 // rank() as a sortable table, CSV export. Until the core has rank(), its message is shown instead.
 import { h, replace } from '../dom.js';
 import { FIELDS } from '../fields.js';
-import { gib, hours, int, money, providerName, reason, t, warning } from '../i18n.js';
+import { getLang, gib, hours, int, money, providerName, reason, sourceText, t, warning } from '../i18n.js';
 import { download, toCsv } from '../export.js';
 import { fieldControl } from './controls.js';
 import { errorBox, markStale } from './results.js';
@@ -38,6 +38,14 @@ const COLUMNS = [
   { key: 'parallel', value: (p) => p.tp * p.pp, text: (p) => `${p.tp} · ${p.pp} · ${p.zero}` },
   { key: 'links', value: linkText },
 ];
+
+// The price's date and source under the instance: in Chinese the date (or that none is stated) and
+// the source's short name (its repository and file), the citation's English gloss left to the docs.
+function priceSource(p) {
+  if (getLang() === 'en') return `${p.price_date ?? ''} · ${p.price_source ?? ''}`;
+  const date = p.price_date?.match(/\d{4}-\d{2}(-\d{2})?/)?.[0] ?? t('dateUnknown');
+  return `${date} · ${sourceText(p.price_source)}`;
+}
 
 export function rankingView(root, { catalog, onChange, onPlan }) {
   let sort = null;  // {key, dir}; null keeps the core's order (cheapest first)
@@ -76,7 +84,7 @@ export function rankingView(root, { catalog, onChange, onPlan }) {
         return col.key === 'instance'
           ? h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', onclick: () => onPlan(p),
             'aria-label': t('pickPlan', { name: p.instance }) }, p.instance),
-          h('span', { class: 'sub', title: `${p.price_date ?? ''} · ${p.price_source ?? ''}` },
+          h('span', { class: 'sub', title: priceSource(p) },
             [p.provider_id === 'custom' && t('customTag'), providerName(p.provider_id, p.provider), p.region].filter(Boolean).join(' · ')),
           p.warning_details?.length > 0 && h('span', { class: 'sub plan-warn', 'data-codes': p.warning_details.map((w) => w.code).join(' ') },
             `⚠ ${p.warning_details.map((w) => warning(w)).join(' · ')}`))
