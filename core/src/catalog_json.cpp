@@ -85,7 +85,8 @@ nlohmann::json instances_json() {
 // the core's own defaults, read back rather than restated (docs/scenario.md, "Catalog").
 nlohmann::json task_defaults_json() {
   nlohmann::json out = nlohmann::json::object();
-  for (const nlohmann::json& task : scenario_choices_json()["tasks"]) {
+  const nlohmann::json choices = scenario_choices_json();  // kept alive: the loop reads into it
+  for (const nlohmann::json& task : choices["tasks"]) {
     const Scenario s = parse_scenario({{"model", model_presets().front().id}, {"task", task}});
     nlohmann::json d = {{"engine", to_string(s.engine)}, {"weights", to_string(s.weights)},
                         {"seq_len", s.seq_len}, {"batch", s.batch}, {"gpus", s.gpus}, {"tp", s.tp}, {"pp", s.pp},
@@ -113,7 +114,8 @@ nlohmann::json catalog_json() {
                       {"kv_cache", kv_format_ids()},
                       {"defaults", task_defaults_json()},
                       {"table_settings", table_settings_json()}};
-  for (auto& [key, value] : scenario_choices_json().items()) j[key] = value;
+  const nlohmann::json choices = scenario_choices_json();
+  for (auto it = choices.begin(); it != choices.end(); ++it) j[it.key()] = it.value();
   return j;
 }
 

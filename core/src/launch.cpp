@@ -155,7 +155,7 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
                              " GiB per GPU, more than the " + fixed(c.gpu->memory_bytes / 1073741824.0, 1) +
                              " GiB of " + c.gpu->id + ": the commands will run out of memory";
     out.warnings.push_back({"launch_does_not_fit", "plan", text,
-                            {{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes}, {"memory_bytes", c.gpu->memory_bytes}, {"gpu", c.gpu->id}}});
+                            {{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes}, {"memory_bytes", c.gpu->memory_bytes}, {"gpu", c.gpu->name}}});
   }
 }
 

@@ -114,7 +114,7 @@ test('a Chinese page shows the core warnings in Chinese, in the results and the 
   assert.match(await page.locator('.warnings li[data-code="bf16_unsupported"]').textContent(), /T4 不支持原生 bf16/);
   assert.match(await page.locator('#launch li[data-code="launch_fp16"]').textContent(), /T4 不支持 bf16：命令改用 float16/);
   assert.match(await page.locator('#launch li[data-code="launch_does_not_fit"]').textContent(),
-    /^估算每卡需要 \d+\.\d GiB，超过 .*T4 的 \d+\.\d GiB：/);
+    /^估算每卡需要 \d+\.\d+ GiB，超过 .*T4 的 \d+\.\d+ GiB：/);
   assert.deepEqual(problems, []);
   await close();
 });
