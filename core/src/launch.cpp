@@ -48,7 +48,8 @@ LaunchPlan catalog_plan(const Scenario& s, const std::string& instance) {
     if (p.instance->instance == instance) return plan_of(p);
   }
   throw InputError("plan.instance", "no plan for instance type \"" + instance +
-                                        "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand");
+                                        "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand",
+                   "no_plan_for_instance", {{"instance", instance}});
 }
 
 LaunchContext make_context(const Scenario& s, const LaunchPlan& plan);
@@ -58,7 +59,7 @@ LaunchContext make_context(const Scenario& s, const LaunchPlan& plan);
 LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
   const std::vector<Plan> plans = rank_plans(s);
   if (plans.empty() || !plans.front().fits) {
-    throw InputError("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters");
+    throw InputError("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters", "no_fitting_plan");
   }
   for (const Plan& p : plans) {
     if (!p.fits) break;

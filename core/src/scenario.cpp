@@ -182,10 +182,11 @@ Instance parse_custom_instance(const nlohmann::json& j, const std::string& field
   i.source = "user";
   i.provider = r.string("provider").value_or("");
   const auto name = r.string("instance");
-  if (!name || name->empty()) throw InputError(field + ".instance", "is required: a name for the instance type");
+  if (!name || name->empty()) throw InputError(field + ".instance", "is required: a name for the instance type", "required");
   // The page keys prices by type name and launch picks a plan by it, so names must not collide.
   for (const Instance& c : instance_catalog()) {
-    if (c.instance == *name) throw InputError(field + ".instance", "\"" + *name + "\" is a catalog instance type: give yours another name (or set its price in pricing.overrides)");
+    if (c.instance == *name) throw InputError(field + ".instance", "\"" + *name + "\" is a catalog instance type: give yours another name (or set its price in pricing.overrides)",
+                                          "catalog_instance_name", {{"name", *name}});
   }
   i.instance = *name;
   i.region = r.string("region").value_or("");
@@ -205,7 +206,7 @@ Instance parse_custom_instance(const nlohmann::json& j, const std::string& field
   i.vcpu = static_cast<int>(r.integer("vcpu", 1, 100'000).value_or(0));
   i.ram_bytes = r.number("ram_bytes", 0, 1e15, true).value_or(0);
   if (auto v = r.string("price_date")) {
-    if (!is_iso_day(*v)) throw InputError(field + ".price_date", "must be a date \"YYYY-MM-DD\"");
+    if (!is_iso_day(*v)) throw InputError(field + ".price_date", "must be a date \"YYYY-MM-DD\"", "date");
     i.price_date = *v;
   }
   r.reject_unknown();
@@ -248,7 +249,7 @@ void parse_pricing(JsonReader& top, Scenario* s) {
       const std::string field = "pricing.custom_instances[" + std::to_string(n) + "]";
       Instance i = parse_custom_instance(list[n], field);
       for (const Instance& earlier : s->pricing.custom_instances) {
-        if (earlier.instance == i.instance) throw InputError(field + ".instance", "\"" + i.instance + "\" is already a custom instance type");
+        if (earlier.instance == i.instance) throw InputError(field + ".instance", "\"" + i.instance + "\" is already a custom instance type", "duplicate_instance_name", {{"name", i.instance}});
       }
       s->pricing.custom_instances.push_back(std::move(i));
     }
@@ -397,7 +398,7 @@ Scenario parse_scenario(const nlohmann::json& input) {
   parse_filters(r, &s);
   parse_load(r, &s);
   if (auto v = r.string("today")) {
-    if (!is_iso_day(*v)) throw InputError("today", "must be a date \"YYYY-MM-DD\"");
+    if (!is_iso_day(*v)) throw InputError("today", "must be a date \"YYYY-MM-DD\"", "date");
     s.today = *v;
   }
   r.reject_unknown();

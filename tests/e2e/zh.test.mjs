@@ -151,6 +151,7 @@ test('errors: one message at the input it concerns, in Chinese, results kept and
   assert.equal(await page.locator('.field-error:visible, .error-box:visible').count(), 1, 'one message');
   assert.equal(await page.locator('#per-gpu').innerText(), before, 'the last result stays');
   assert.ok(await page.locator('#results.stale .stale-note').isVisible());
+  assert.doesNotMatch(await page.locator('#results').innerText(), /\b(false|undefined|NaN)\b/);
   assert.deepEqual(await englishSentences(page), []);
   await tp.fill('1');
   await page.locator('#results:not(.stale)').waitFor();

@@ -8,8 +8,8 @@
 import { h, replace, uid } from '../dom.js';
 import { download } from '../export.js';
 import { load, persistent, save, setAside } from '../storage.js';
-import { getLang, providerName, sourceText, t } from '../i18n.js';
-import { exportForm, readBook, readImport, storedForm, why } from '../book.js';
+import { errorMessage, getLang, providerName, sourceText, t } from '../i18n.js';
+import { exportForm, readBook, readImport, storedForm } from '../book.js';
 import { customSection } from './custom.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -59,10 +59,15 @@ export function pricesView(root, { catalog, onPrices, checkBook }) {
     onDelete: (instance) => commit(overrides, custom.filter((c) => c !== instance)),
   });
 
-  // The core's refusal, its field named as in the exported file (custom_instances[2].gpu).
+  // The core's refusal of a typed price or an added instance, in the page's language: the
+  // message alone at a price (it stands at its input), with the form's label for an instance.
+  const FORM_LABELS = { instance: 'p.instance', gpu: 'col.gpu', gpus_per_instance: 'p.perInstance', price_per_hour: 'p.price',
+    currency: 'f.pricing.currency', provider: 'p.provider', region: 'p.region' };
   function problem(pricing) {
-    const result = checkBook(pricing);
-    return result.error ? why(result.error) : null;
+    const { error } = checkBook(pricing);
+    if (!error) return null;
+    const key = error.field.match(/^pricing\.custom_instances\[\d+\]\.(\w+)$/)?.[1];
+    return key && FORM_LABELS[key] ? t('inputError', { field: t(FORM_LABELS[key]), msg: errorMessage(error) }) : errorMessage(error);
   }
 
   // Storage keeps the applied entries and the ones set aside (book.js storedForm).
