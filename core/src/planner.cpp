@@ -656,7 +656,7 @@ double instance_price(const Instance& instance, const Scenario& s) {
 
 std::vector<Plan> rank_plans(const Scenario& s) {
   // A load sets the GPU count through its replicas (estimate ignores the load, so both may be given there).
-  if (s.load && s.gpus_set) throw InputError("load", "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"");
+  if (s.load && s.gpus_set) throw InputError("load", "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"", "load_with_gpus");
   Search z(s);
   const std::vector<const Instance*> candidates = candidate_instances(s);
   std::vector<Plan> plans;

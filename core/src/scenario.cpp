@@ -90,9 +90,10 @@ Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnin
     *name = match;
     return *match.preset;
   }
-  if (!m.is_object()) throw InputError("model", "must be a preset id or an object, not " + std::string(m.type_name()));
+  if (!m.is_object()) throw InputError("model", "must be a preset id or an object, not " + std::string(m.type_name()), "model_type",
+                                             {{"type", m.type_name()}});
   if (m.contains("hf_config")) {
-    if (m.size() != 1) throw InputError("model", "an object with \"hf_config\" takes no other key");
+    if (m.size() != 1) throw InputError("model", "an object with \"hf_config\" takes no other key", "model_one_key", {{"key", "hf_config"}});
     Architecture arch = from_hf_config(m.at("hf_config"));
     validate_architecture(arch, "model.hf_config");
     // A quantized checkpoint's config.json names its format (quantization_config).
@@ -103,7 +104,7 @@ Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnin
     return arch;
   }
   if (m.contains("params")) {
-    if (m.size() != 1) throw InputError("model", "an object with \"params\" takes no other key");
+    if (m.size() != 1) throw InputError("model", "an object with \"params\" takes no other key", "model_one_key", {{"key", "params"}});
     JsonReader r(m, "model");
     const double params = *r.number("params", 1e6, 1e14, false);  // 1M to 100T parameters
     warnings->push_back({"params_only_model", "model.params",
@@ -191,17 +192,17 @@ Instance parse_custom_instance(const nlohmann::json& j, const std::string& field
   i.instance = *name;
   i.region = r.string("region").value_or("");
   const auto gpu = r.string("gpu");
-  if (!gpu) throw InputError(field + ".gpu", "is required: a catalog GPU id (see `gpusizer gpus`)");
+  if (!gpu) throw InputError(field + ".gpu", "is required: a catalog GPU id (see `gpusizer gpus`)", "required");
   if (!find_gpu(*gpu)) throw InputError(field + ".gpu", "unknown GPU id \"" + *gpu + "\" (see `gpusizer gpus`)", "unknown_gpu", {{"id", *gpu}});
   i.gpu_id = *gpu;
   const auto gpus = r.integer("gpus_per_instance", 1, kMaxInstanceGpus);
-  if (!gpus) throw InputError(field + ".gpus_per_instance", "is required: an integer from 1 to 64");
+  if (!gpus) throw InputError(field + ".gpus_per_instance", "is required: an integer from 1 to 64", "required");
   i.gpus = static_cast<int>(*gpus);
   const auto price = r.number("price_per_hour", 0, kMaxPricePerHour, true);
-  if (!price) throw InputError(field + ".price_per_hour", "is required: a number above 0");
+  if (!price) throw InputError(field + ".price_per_hour", "is required: a number above 0", "required");
   i.price_per_hour = *price;
   const auto currency = r.choice("currency", {"USD", "CNY"});
-  if (!currency) throw InputError(field + ".currency", "is required: \"USD\" or \"CNY\"");
+  if (!currency) throw InputError(field + ".currency", "is required: \"USD\" or \"CNY\"", "required");
   i.currency = *currency;
   i.vcpu = static_cast<int>(r.integer("vcpu", 1, 100'000).value_or(0));
   i.ram_bytes = r.number("ram_bytes", 0, 1e15, true).value_or(0);
@@ -244,7 +245,7 @@ void parse_pricing(JsonReader& top, Scenario* s) {
   }
   if (r.has("custom_instances")) {
     const nlohmann::json& list = r.raw("custom_instances");
-    if (!list.is_array()) throw InputError("pricing.custom_instances", "must be an array of instance objects");
+    if (!list.is_array()) throw InputError("pricing.custom_instances", "must be an array of instance objects", "instance_list");
     for (size_t n = 0; n < list.size(); ++n) {
       const std::string field = "pricing.custom_instances[" + std::to_string(n) + "]";
       Instance i = parse_custom_instance(list[n], field);
@@ -313,10 +314,10 @@ void parse_lengths(JsonReader& r, Scenario* s) {
     s->seq_len = *prompt + *output;
   } else if (prompt) {
     if (*prompt > s->seq_len) throw InputError("prompt_tokens", "must not exceed seq_len", "exceeds_seq_len", {{"seq_len", s->seq_len}});
-    if (!seq) throw InputError("prompt_tokens", "give seq_len or output_tokens with it");
+    if (!seq) throw InputError("prompt_tokens", "give seq_len or output_tokens with it", "tokens_alone");
   } else if (output) {
     if (*output > s->seq_len) throw InputError("output_tokens", "must not exceed seq_len", "exceeds_seq_len", {{"seq_len", s->seq_len}});
-    if (!seq) throw InputError("output_tokens", "give seq_len or prompt_tokens with it");
+    if (!seq) throw InputError("output_tokens", "give seq_len or prompt_tokens with it", "tokens_alone");
   }
   if (s->seq_len < 1) throw InputError("seq_len", "must be at least 1 token", "seq_len_min");
   s->prompt_tokens = prompt ? *prompt : (output ? s->seq_len - *output : (s->seq_len + 1) / 2);
@@ -350,7 +351,7 @@ bool is_training(Task t) { return t != Task::Inference; }
 Scenario parse_scenario(const nlohmann::json& input) {
   JsonReader r(input, "");
   Scenario s;
-  if (r.has("schema") && r.raw("schema") != 1) throw InputError("schema", "must be 1");
+  if (r.has("schema") && r.raw("schema") != 1) throw InputError("schema", "must be 1", "schema");
   if (!r.has("model")) throw InputError("model", "is required: a preset id, {\"hf_config\": ...}, {\"params\": ...} or explicit fields", "model_required");
   s.model_input = r.raw("model");
   ModelNameMatch name_match;
