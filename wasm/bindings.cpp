@@ -1,5 +1,5 @@
 // Embind glue only: JSON text in, JSON text out. Nothing throws into JS; errors come back as
-// {"error": {"field", "message"}}.
+// {"error": {"field", "message", "code", "values"}} (docs/errors.md).
 #include <emscripten/bind.h>
 
 #include <string>
@@ -12,7 +12,7 @@ std::string call(const std::string& command, const std::string& input) {
   try {
     const gpusizer::ApiResult r = gpusizer::run_command(command, input);
     if (r.ok) return r.value.dump();
-    return nlohmann::json{{"error", {{"field", r.error_field}, {"message", r.error_message}}}}.dump();
+    return nlohmann::json{{"error", gpusizer::error_json(r.error_field, r.error_message, r.error_code, r.error_values)}}.dump();
   } catch (...) {  // run_command never throws; this guards the boundary all the same
     return R"({"error":{"field":"input","message":"internal error"}})";
   }

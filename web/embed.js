@@ -3,13 +3,14 @@
 // can size itself. Works in <iframe sandbox="allow-scripts"> (opaque origin: storage.js copes).
 import { loadCore } from './facade.js';
 import { fromHash } from './state.js';
-import { gib, initLang, t } from './i18n.js';
+import { gib, initLang, setEngines, t } from './i18n.js';
 import { h, replace } from './dom.js';
 import { memoryCard } from './views/results.js';
 
 const root = document.getElementById('embed');
 const core = await loadCore();
 const catalog = core.catalog();
+setEngines(catalog.engines);
 
 function render() {
   const link = fromHash(location.hash);
@@ -25,14 +26,16 @@ function render() {
   replace(root,
     link.problem && h('p', { class: 'notice' }, t('hashProblem', { key: link.problem.key, reason: t(`why.${link.problem.reason}`) })),
     memoryCard(scenario, estimate, gpu),
-    !estimate.error && h('p', { class: 'hint' }, t('embedFits', {
-      n: fitting.length, of: catalog.gpus.length,
-      smallest: smallest ? `${smallest.name} (${gib(smallest.memory_bytes)})` : '—' })),
+    !estimate.error && h('p', { class: 'hint', id: 'embed-fits' }, smallest ? t('embedFits', {
+      n: fitting.length, of: catalog.gpus.length, smallest: `${smallest.name} (${gib(smallest.memory_bytes)})` })
+      : t('embedNone', { of: catalog.gpus.length })),
     h('p', { class: 'embed-foot' }, h('a', { href: full.href, target: '_blank', rel: 'noopener' }, t('openFull'), ' ↗')));
 }
 
-// The host page sizes the frame from this (see the snippet in views/share.js).
-const post = () => parent.postMessage({ type: 'gpusizer:height', height: Math.ceil(document.documentElement.scrollHeight) }, '*');
+// The host page sizes the frame from this (see the snippet in views/share.js): the content's own
+// height, not the document's, which is never less than the frame's and so would never shrink.
+const post = () => parent.postMessage({ type: 'gpusizer:height',
+  height: Math.ceil(document.body.getBoundingClientRect().height + parseFloat(getComputedStyle(document.body).marginTop) + parseFloat(getComputedStyle(document.body).marginBottom)) }, '*');
 new ResizeObserver(post).observe(document.body);
 window.addEventListener('hashchange', render);
 render();

@@ -2,52 +2,45 @@
 // and filters): how their text becomes a value, which workloads use them and where the inputs
 // view puts them. The URL hash carries exactly these keys, so one table serves both.
 
-export const TASKS = ['inference', 'full', 'lora', 'qlora', 'pretrain'];
+// Which workloads use a key: a rule of the page's layout (training keys on training tabs, adapter
+// keys on LoRA/QLoRA), not a list of choices. Every list of choices (tasks, engines, optimizers,
+// checkpointing modes, LoRA targets, ZeRO stages, currencies, formats) and every default comes
+// from the core's catalog() (docs/scenario.md, "Catalog"); tests/wasm/single-source.test.mjs
+// fails if a copy appears here again.
 const TRAINING = ['full', 'lora', 'qlora', 'pretrain'];
 const ADAPTERS = ['lora', 'qlora'];
 
-const ENGINES = {
-  inference: ['vllm', 'sglang', 'lmdeploy', 'tensorrt-llm', 'transformers', 'llama.cpp'],
-  training: ['deepspeed', 'fsdp', 'megatron', 'transformers'],
-};
-
 // kind: how a text value parses (int, num, bool, str, list); percent: shown as %, kept as a share.
-// def: the core's default (spec), or a function of the task; shown while the key is unset.
-// options: a select; a function of the catalog and task where the choices depend on them.
+// The default shown while a key is unset is the core's for the task (catalog.defaults), the
+// currency the page's (CNY in Chinese, defaultCurrency in i18n.js).
+// options: a select; a function of the catalog and task.
 // group: the inputs view's place for it (cost: the ranking section's controls).
 export const FIELDS = [
-  { key: 'weights', kind: 'str', group: 'workload', options: (c) => c.weights,
-    def: (task) => (task === 'qlora' ? 'nf4' : 'bf16') },
-  { key: 'kv_cache', kind: 'str', group: 'workload', tasks: ['inference'], options: (c) => c.kv_cache, def: 'bf16' },
-  { key: 'engine', kind: 'str', group: 'workload',
-    options: (c, task) => ENGINES[task === 'inference' ? 'inference' : 'training'],
-    def: (task) => (task === 'inference' ? 'vllm' : 'deepspeed') },
-  { key: 'seq_len', kind: 'int', group: 'workload', min: 1, def: 2048 },
-  { key: 'batch', kind: 'int', group: 'workload', min: 1, def: 1 },
-  { key: 'training.optimizer', kind: 'str', group: 'training', tasks: TRAINING,
-    options: () => ['adamw', 'adamw-8bit', 'paged-adamw-8bit', 'sgd', 'adafactor'], def: 'adamw' },
-  { key: 'training.grad_checkpointing', kind: 'str', group: 'training', tasks: TRAINING,
-    options: () => ['none', 'selective', 'full'], def: (task) => (ADAPTERS.includes(task) ? 'full' : 'none') },
-  { key: 'training.zero', kind: 'int', group: 'training', tasks: TRAINING, options: () => [0, 1, 2, 3],
-    def: 0 },
-  { key: 'training.lora_rank', kind: 'int', group: 'training', tasks: ADAPTERS, min: 1, def: 8 },
-  { key: 'training.lora_targets', kind: 'str', group: 'training', tasks: ADAPTERS,
-    options: () => ['all-linear', 'attention', 'qv'], def: 'all-linear' },
+  { key: 'weights', kind: 'str', group: 'workload', options: (c) => c.weights },
+  { key: 'kv_cache', kind: 'str', group: 'workload', tasks: ['inference'], options: (c) => c.kv_cache },
+  { key: 'engine', kind: 'str', group: 'workload', options: (c, task) => c.engines[task === 'inference' ? 'inference' : 'training'] },
+  { key: 'seq_len', kind: 'int', group: 'workload', min: 1 },
+  { key: 'batch', kind: 'int', group: 'workload', min: 1 },
+  { key: 'training.optimizer', kind: 'str', group: 'training', tasks: TRAINING, options: (c) => c.optimizers },
+  { key: 'training.grad_checkpointing', kind: 'str', group: 'training', tasks: TRAINING, options: (c) => c.checkpointing },
+  { key: 'training.zero', kind: 'int', group: 'training', tasks: TRAINING, options: (c) => c.zero_stages },
+  { key: 'training.lora_rank', kind: 'int', group: 'training', tasks: ADAPTERS, min: 1 },
+  { key: 'training.lora_targets', kind: 'str', group: 'training', tasks: ADAPTERS, options: (c) => c.lora_targets },
   { key: 'training.tokens', kind: 'num', group: 'training', tasks: TRAINING, min: 0 },
   { key: 'gpu', kind: 'str', group: 'hardware', options: (c) => c.gpus.map((g) => g.id) },
-  { key: 'gpus', kind: 'int', group: 'hardware', min: 1, def: 1 },
-  { key: 'tp', kind: 'int', group: 'hardware', min: 1, def: 1 },
-  { key: 'pp', kind: 'int', group: 'hardware', min: 1, def: 1 },
+  { key: 'gpus', kind: 'int', group: 'hardware', min: 1 },
+  { key: 'tp', kind: 'int', group: 'hardware', min: 1 },
+  { key: 'pp', kind: 'int', group: 'hardware', min: 1 },
   { key: 'output_tokens', kind: 'int', group: 'advanced', tasks: ['inference'], min: 0 },
-  { key: 'flash_attention', kind: 'bool', group: 'advanced', def: true },
-  { key: 'training.master_weights', kind: 'bool', group: 'advanced', tasks: TRAINING, def: true },
-  { key: 'training.offload_optimizer', kind: 'bool', group: 'advanced', tasks: TRAINING, def: false },
-  { key: 'training.offload_params', kind: 'bool', group: 'advanced', tasks: TRAINING, def: false },
-  { key: 'training.grad_accum', kind: 'int', group: 'advanced', tasks: TRAINING, min: 1, def: 1 },
+  { key: 'flash_attention', kind: 'bool', group: 'advanced' },
+  { key: 'training.master_weights', kind: 'bool', group: 'advanced', tasks: TRAINING },
+  { key: 'training.offload_optimizer', kind: 'bool', group: 'advanced', tasks: TRAINING },
+  { key: 'training.offload_params', kind: 'bool', group: 'advanced', tasks: TRAINING },
+  { key: 'training.grad_accum', kind: 'int', group: 'advanced', tasks: TRAINING, min: 1 },
   { key: 'efficiency.mfu', kind: 'num', percent: true, group: 'advanced', tasks: TRAINING },
   { key: 'efficiency.bandwidth', kind: 'num', percent: true, group: 'advanced', tasks: ['inference'] },
-  { key: 'headroom', kind: 'num', percent: true, group: 'advanced', def: 0.1 },
-  { key: 'pricing.currency', kind: 'str', group: 'cost', options: () => ['USD', 'CNY'], def: 'USD' },
+  { key: 'headroom', kind: 'num', percent: true, group: 'advanced' },
+  { key: 'pricing.currency', kind: 'str', group: 'cost', options: (c) => c.currencies },
   { key: 'pricing.cny_per_usd', kind: 'num', group: 'cost', min: 0 },
   { key: 'filters.max_gpus', kind: 'int', group: 'cost', min: 1 },
   { key: 'filters.providers', kind: 'list', group: 'cost',
@@ -61,7 +54,12 @@ export const FIELDS = [
 
 export const field = (key) => FIELDS.find((f) => f.key === key);
 export const appliesTo = (f, task) => !f.tasks || f.tasks.includes(task);
-export const defaultOf = (f, task) => (typeof f.def === 'function' ? f.def(task) : f.def);
+// The core's default for the task (catalog.defaults), or the page's currency; undefined where the
+// core has none (the GPU, the token budget, the filters).
+export function defaultOf(f, task, catalog, currency) {
+  if (f.key === 'pricing.currency') return currency;
+  return f.key.split('.').reduce((obj, part) => obj?.[part], catalog.defaults?.[task]);
+}
 
 // Text (from the URL or an input) to a value of the field's kind; throws an Error whose message
 // is a code of what was expected ('bool', 'number', 'whole'), which i18n turns into words.

@@ -23,11 +23,12 @@ export function compactModel(core, model) {
 export function intake(core, candidate, problem = null) {
   if (problem) return { scenario: defaults(), problem };
   if (!isObject(candidate)) {
-    return { scenario: defaults(), problem: { key: 'scenario', detail: 'must be a JSON object' } };
+    return { scenario: defaults(), problem: { key: 'scenario', reason: 'object' } };
   }
   const next = { ...candidate, model: compactModel(core, candidate.model) };
   const check = core.estimate(next);
-  if (check.error) return { scenario: defaults(), problem: { key: check.error.field, detail: check.error.message } };
+  // `error` is the core's {field, message, code, values}: the page words it (i18n.js errorMessage).
+  if (check.error) return { scenario: defaults(), problem: { key: check.error.field, detail: check.error.message, error: check.error } };
   return { scenario: next, problem: null };
 }
 

@@ -5,7 +5,7 @@
 import { loadCore } from './facade.js';
 import { fromHash, set, switchTask, toHash } from './state.js';
 import { checkBook, compactModel, intake } from './intake.js';
-import { getLang, initLang, setLang, t } from './i18n.js';
+import { defaultCurrency, errorMessage, fieldName, getLang, initLang, setEngines, setLang, t } from './i18n.js';
 import { h, replace } from './dom.js';
 import { inputsView } from './views/inputs.js';
 import { resultsView } from './views/results.js';
@@ -29,6 +29,7 @@ try {
   throw error;
 }
 const catalog = core.catalog();
+setEngines(catalog.engines);
 let scenario = link.scenario;
 let problem = link.problem;
 let plan = null;  // the ranking's plan whose launch commands are shown
@@ -103,7 +104,8 @@ function update() {
 // theirs, so not in the link.
 function withPrices(s) {
   const { overrides, custom_instances: custom } = views.prices.book();
-  const priced = Object.keys(overrides).length ? set(s, 'pricing.overrides', overrides) : s;
+  const own = s.pricing?.currency ? s : set(s, 'pricing.currency', defaultCurrency());  // CNY in Chinese
+  const priced = Object.keys(overrides).length ? set(own, 'pricing.overrides', overrides) : own;
   return custom.length ? set(priced, 'pricing.custom_instances', custom) : priced;
 }
 
@@ -111,8 +113,8 @@ function showNotice() {
   const notice = $('notice');
   notice.hidden = !problem;
   if (!problem) return;
-  const reason = problem.detail ?? t(`why.${problem.reason}`);
-  replace(notice, h('span', {}, t('hashProblem', { key: problem.key, reason })),
+  const reason = problem.error ? errorMessage(problem.error) : problem.detail ?? t(`why.${problem.reason}`);
+  replace(notice, h('span', {}, t('hashProblem', { key: fieldName(problem.key, scenario.task), reason })),
     h('button', { type: 'button', class: 'small', onclick: () => { problem = null; showNotice(); } }, t('dismiss')));
 }
 

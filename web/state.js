@@ -2,7 +2,7 @@
 // tab, and its round trip through the URL hash as readable key=value pairs, e.g.
 // #model=qwen2.5-7b&seq_len=8192&batch=4&gpu=l40s. Only keys that differ from the tab's defaults
 // are written; a key cleared by the user is written empty, so a link restores exactly.
-import { FIELDS, TASKS, appliesTo, field, parseValue } from './fields.js';
+import { FIELDS, appliesTo, field, parseValue } from './fields.js';
 
 // Starting points a practitioner would pick for each tab; keys left out take the core's defaults.
 const TASK_DEFAULTS = {
@@ -22,7 +22,7 @@ const BASE = { model: 'llama-3.1-8b', gpu: 'a100-80gb' };
 const KEPT_ON_SWITCH = ['model', 'gpu', 'gpus', 'tp', 'pp', 'flash_attention', 'headroom', 'pricing', 'filters'];
 
 export function defaults(task = 'inference') {
-  return structuredClone({ ...BASE, task, ...TASK_DEFAULTS[task] });
+  return structuredClone({ ...BASE, task, ...(Object.hasOwn(TASK_DEFAULTS, task) ? TASK_DEFAULTS[task] : {}) });
 }
 
 export function switchTask(scenario, task) {
@@ -83,7 +83,8 @@ export function fromHash(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const lang = params.get('lang');
   const task = params.get('task') ?? 'inference';
-  if (!TASKS.includes(task)) return fallback('task', 'task', lang);
+  // A task the core does not know is refused there (intake.js), like any other bad value.
+  if (!Object.hasOwn(TASK_DEFAULTS, task) && !/^[a-z]+$/.test(task)) return fallback('task', 'task', lang);
   let scenario = defaults(task);
   for (const [key, text] of params) {
     if (key === 'task' || key === 'lang') continue;

@@ -98,13 +98,21 @@ nlohmann::json run_scenarios(Handler handler, const nlohmann::json& input) {
     try {
       out.push_back(handler(input[i]));
     } catch (const InputError& e) {
-      throw InputError("[" + std::to_string(i) + "]." + e.field, e.what());
+      throw InputError("[" + std::to_string(i) + "]." + e.field, e.what(), e.code, e.values);
     }
   }
   return out;
 }
 
 }  // namespace
+
+nlohmann::json error_json(const std::string& field, const std::string& message, const std::string& code,
+                          const nlohmann::json& values) {
+  nlohmann::json j = {{"field", field}, {"message", message}};
+  if (!code.empty()) j["code"] = code;
+  if (!values.empty()) j["values"] = values;
+  return j;
+}
 
 ApiResult run_command(const std::string& command, const std::string& input_text) {
   ApiResult r;
@@ -130,6 +138,8 @@ ApiResult run_command(const std::string& command, const std::string& input_text)
   } catch (const InputError& e) {
     r.error_field = e.field;
     r.error_message = e.what();
+    r.error_code = e.code;
+    r.error_values = e.values;
   } catch (const std::exception& e) {
     r.error_field = "input";
     r.error_message = std::string("internal error: ") + e.what();

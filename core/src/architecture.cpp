@@ -209,7 +209,8 @@ double per_layer_linear_max(const Architecture& a) {
 void check_range(const std::string& field, const char* key, int64_t value, int64_t lo, int64_t hi) {
   if (value < lo || value > hi) {
     throw InputError(field + "." + key, "must be from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                                            " (got " + std::to_string(value) + ")");
+                                            " (got " + std::to_string(value) + ")",
+                     "integer_range", {{"min", lo}, {"max", hi}, {"value", value}});
   }
 }
 
@@ -352,7 +353,8 @@ void validate_architecture(const Architecture& a, const std::string& field) {
   if (a.heads % a.kv_heads != 0) {
     throw InputError(field + ".kv_heads", "heads (" + std::to_string(a.heads) +
                                               ") must be divisible by kv_heads (" +
-                                              std::to_string(a.kv_heads) + ")");
+                                              std::to_string(a.kv_heads) + ")",
+                     "kv_heads_divide", {{"heads", a.heads}, {"kv_heads", a.kv_heads}});
   }
   check_range(field, "head_dim", a.head_dim, 1, kMaxArchSize);
   check_range(field, "vocab", a.vocab, 1, kMaxArchSize);
@@ -440,7 +442,7 @@ Architecture from_explicit_fields(const nlohmann::json& fields) {
   r.reject_unknown();  // a misspelt key is reported before the missing one it stands for
   const auto required = [&r](const char* key) {
     if (auto v = r.integer(key, 1, kMaxArchSize)) return *v;
-    throw InputError(r.field(key), "is required");
+    throw InputError(r.field(key), "is required", "required");
   };
   Architecture a;
   a.family = "custom";

@@ -3,6 +3,7 @@
 #include "gpusizer/api.h"
 #include "gpusizer/precision.h"
 #include "gpusizer/scenario.h"
+#include "gpusizer/table.h"
 
 namespace gpusizer {
 
@@ -80,12 +81,42 @@ nlohmann::json instances_json() {
   return out;
 }
 
+// What parse_scenario fills in for each task when a scenario gives only the model and the task:
+// the core's own defaults, read back rather than restated (docs/scenario.md, "Catalog").
+nlohmann::json task_defaults_json() {
+  nlohmann::json out = nlohmann::json::object();
+  const nlohmann::json choices = scenario_choices_json();  // kept alive: the loop reads into it
+  for (const nlohmann::json& task : choices["tasks"]) {
+    const Scenario s = parse_scenario({{"model", model_presets().front().id}, {"task", task}});
+    nlohmann::json d = {{"engine", to_string(s.engine)}, {"weights", to_string(s.weights)},
+                        {"seq_len", s.seq_len}, {"batch", s.batch}, {"gpus", s.gpus}, {"tp", s.tp}, {"pp", s.pp},
+                        {"flash_attention", s.flash_attention}, {"headroom", s.headroom},
+                        {"pricing", {{"currency", s.pricing.currency}}}};
+    if (is_training(s.task)) {
+      const Training& t = s.training;
+      d["training"] = {{"optimizer", to_string(t.optimizer)}, {"master_weights", t.master_weights},
+                       {"grad_checkpointing", to_string(t.grad_checkpointing)}, {"zero", t.zero},
+                       {"offload_optimizer", t.offload_optimizer}, {"offload_params", t.offload_params},
+                       {"lora_rank", t.lora_rank}, {"lora_targets", to_string(t.lora_targets)}, {"grad_accum", t.grad_accum}};
+    } else {
+      d["kv_cache"] = to_string(s.kv_cache);
+    }
+    out[task.get<std::string>()] = d;
+  }
+  return out;
+}
+
 nlohmann::json catalog_json() {
-  return {{"models", models_json()},
-          {"gpus", gpus_json()},
-          {"instances", instances_json()},
-          {"weights", weight_format_ids()},
-          {"kv_cache", kv_format_ids()}};
+  nlohmann::json j = {{"models", models_json()},
+                      {"gpus", gpus_json()},
+                      {"instances", instances_json()},
+                      {"weights", weight_format_ids()},
+                      {"kv_cache", kv_format_ids()},
+                      {"defaults", task_defaults_json()},
+                      {"table_settings", table_settings_json()}};
+  const nlohmann::json choices = scenario_choices_json();
+  for (auto it = choices.begin(); it != choices.end(); ++it) j[it.key()] = it.value();
+  return j;
 }
 
 }  // namespace gpusizer

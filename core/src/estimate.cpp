@@ -7,36 +7,46 @@
 
 namespace gpusizer {
 
-std::string unsupported_reason(const Scenario& s, const Gpu& gpu) {
+std::string unsupported_reason(const Scenario& s, const Gpu& gpu, std::string* kind) {
+  std::string ignored;
+  std::string& k = kind ? *kind : ignored;
   // vLLM's AWQ kernels need compute capability 7.5 (awq.py get_min_capability() = 75), as do
   // AutoAWQ's and TensorRT-LLM's; LMDeploy's TurboMind also runs W4A16 on Volta.
   if (s.weights == WeightFormat::AwqInt4 && gpu.arch == "volta" && s.engine != Engine::Lmdeploy) {
+    k = "awq_volta";
     return "AWQ kernels need compute capability 7.5 or newer; " + gpu.name + " (Volta) has 7.0";
   }
   // fp8 weights need Ampere at least (vLLM fp8.py get_min_capability() = 80: Marlin weight-only
   // dequantisation there, fp8 tensor cores from Ada).
   if (s.weights == WeightFormat::Fp8 && (gpu.arch == "volta" || gpu.arch == "turing")) {
+    k = "fp8_old";
     return "fp8 weights need compute capability 8.0 or newer; " + gpu.name + " is older";
   }
   const std::string format = format_unsupported_reason(s.weights, gpu.arch);  // mxfp4, nvfp4 (precision.h)
+  k = s.weights == WeightFormat::Nvfp4 && gpu.arch.rfind("cdna", 0) == 0 ? "nvfp4_amd" : "fp4_old";
   if (!format.empty()) return format + "; " + gpu.name + " cannot";
+  k = "";
   return "";
 }
 
 std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
   std::vector<Warning> out;
-  const std::string unsupported = unsupported_reason(s, gpu);
-  if (!unsupported.empty()) out.push_back({"format_unsupported", "weights", unsupported});
+  std::string kind;
+  const std::string unsupported = unsupported_reason(s, gpu, &kind);
+  if (!unsupported.empty()) {
+    out.push_back({"format_unsupported", "weights", unsupported, {{"gpu", gpu.name}, {"weights", to_string(s.weights)}, {"kind", kind}}});
+  }
   const bool bf16_used = s.weights == WeightFormat::Bf16 || s.kv_cache == KvFormat::Bf16 ||
                          (is_training(s.task) && s.weights != WeightFormat::Fp16 && s.weights != WeightFormat::Fp32);
   if (bf16_used && !gpu.supports_bf16) {
     out.push_back({"bf16_unsupported", s.weights == WeightFormat::Bf16 ? "weights" : "kv_cache",
-                   gpu.name + " has no native bf16: use fp16 (engines fall back to fp16 or emulate bf16 slowly)"});
+                   gpu.name + " has no native bf16: use fp16 (engines fall back to fp16 or emulate bf16 slowly)", {{"gpu", gpu.name}}});
   }
   const bool fp8_used = s.weights == WeightFormat::Fp8 || s.kv_cache == KvFormat::Fp8;
   if (fp8_used && !gpu.supports_fp8) {
     out.push_back({"fp8_unsupported", s.weights == WeightFormat::Fp8 ? "weights" : "kv_cache",
-                   gpu.name + " has no fp8 tensor cores (Ada, Hopper and later do): fp8 runs as weight-only dequantisation or not at all"});
+                   gpu.name + " has no fp8 tensor cores (Ada, Hopper and later do): fp8 runs as weight-only dequantisation or not at all",
+                   {{"gpu", gpu.name}}});
   }
   return out;
 }
@@ -128,7 +138,9 @@ Estimate estimate(const Scenario& s) {
 }
 
 nlohmann::json to_json(const Warning& w) {
-  return {{"code", w.code}, {"field", w.field}, {"message", w.message}};
+  nlohmann::json j = {{"code", w.code}, {"field", w.field}, {"message", w.message}};
+  if (!w.values.empty()) j["values"] = w.values;
+  return j;
 }
 
 nlohmann::json to_json(const Estimate& e) {

@@ -18,7 +18,7 @@ namespace {
 
 int64_t need(JsonReader& r, const char* key) {
   if (auto v = r.integer(key, 1, kMaxArchSize)) return *v;
-  throw InputError(r.field(key), "is missing from config.json");
+  throw InputError(r.field(key), "is missing from config.json", "config_missing");
 }
 
 // The first of `keys` that config.json has (checked against [min, max]).
@@ -32,7 +32,7 @@ std::optional<int64_t> first_of(JsonReader& r, std::initializer_list<const char*
 
 int64_t need_first(JsonReader& r, std::initializer_list<const char*> keys) {
   if (auto v = first_of(r, keys, 1, kMaxArchSize)) return *v;
-  throw InputError(r.field(*keys.begin()), "is missing from config.json");
+  throw InputError(r.field(*keys.begin()), "is missing from config.json", "config_missing");
 }
 
 // PretrainedConfig ties the embeddings by default; these model types' config classes do not.
@@ -57,7 +57,8 @@ void read_heads(JsonReader& r, Architecture* a, const char* heads_key, const cha
   if (kv_key) a->kv_heads = r.integer(kv_key, 1, kMaxArchSize).value_or(a->heads);
   if (a->heads % a->kv_heads != 0) {
     throw InputError(r.field(kv_key), std::string(heads_key) + " (" + std::to_string(a->heads) +
-                                          ") is not divisible by it (" + std::to_string(a->kv_heads) + ")");
+                                          ") is not divisible by it (" + std::to_string(a->kv_heads) + ")",
+                     "kv_heads_divide", {{"heads", a->heads}, {"kv_heads", a->kv_heads}});
   }
   if (head_dim_key) {
     if (auto v = r.integer(head_dim_key, 1, kMaxArchSize)) a->head_dim = *v;
@@ -120,7 +121,7 @@ void read_moe(JsonReader& r, Architecture* a) {
   // Mixtral has no moe_intermediate_size: its experts are intermediate_size wide.
   a->expert_intermediate = r.integer("moe_intermediate_size", 1, kMaxArchSize).value_or(a->intermediate);
   if (a->expert_intermediate == 0)
-    throw InputError(r.field("moe_intermediate_size"), "is missing from config.json");
+    throw InputError(r.field("moe_intermediate_size"), "is missing from config.json", "config_missing");
   a->shared_experts = r.integer("n_shared_experts", 0, kMaxArchSize).value_or(0);
   // Qwen2-MoE: one shared expert of this width behind a hidden x 1 sigmoid gate.
   if (auto width = r.integer("shared_expert_intermediate_size", 0, kMaxArchSize); width && *width > 0) {
@@ -307,7 +308,7 @@ Architecture read_standard(JsonReader& r, const std::string& type) {
   a.intermediate = r.integer("intermediate_size", 1, kMaxArchSize).value_or(0);
   read_moe(r, &a);
   if (a.intermediate == 0 && (a.experts == 0 || a.dense_layers > 0)) {
-    throw InputError(r.field("intermediate_size"), "is missing from config.json");
+    throw InputError(r.field("intermediate_size"), "is missing from config.json", "config_missing");
   }
   a.max_positions =
       first_of(r, {"max_position_embeddings", "model_max_length"}, 0, kMaxArchPositions).value_or(0);

@@ -48,17 +48,18 @@ LaunchPlan catalog_plan(const Scenario& s, const std::string& instance) {
     if (p.instance->instance == instance) return plan_of(p);
   }
   throw InputError("plan.instance", "no plan for instance type \"" + instance +
-                                        "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand");
+                                        "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand",
+                   "no_plan_for_instance", {{"instance", instance}});
 }
 
 LaunchContext make_context(const Scenario& s, const LaunchPlan& plan);
 
 // The cheapest fitting plan the commands can launch; when cheaper ones cannot be launched (a
 // layout their engine does not run), `note` says which and why.
-LaunchPlan cheapest_plan(const Scenario& s, std::string* note) {
+LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
   const std::vector<Plan> plans = rank_plans(s);
   if (plans.empty() || !plans.front().fits) {
-    throw InputError("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters");
+    throw InputError("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters", "no_fitting_plan");
   }
   for (const Plan& p : plans) {
     if (!p.fits) break;
@@ -66,9 +67,14 @@ LaunchPlan cheapest_plan(const Scenario& s, std::string* note) {
     if (!launch_blocker(make_context(s, candidate)).empty()) continue;
     if (&p != &plans.front()) {
       const Plan& top = plans.front();
-      *note = "the cheapest plan, " + top.instance->instance + " (" + std::to_string(top.gpus) + " GPUs, tp " + std::to_string(top.tp) +
+      nlohmann::json why;
+      const std::string blocker = launch_blocker(make_context(s, plan_of(top)), &why);
+      note->code = "cheapest_not_launchable";
+      note->values = {{"instance", top.instance->instance}, {"gpus", top.gpus}, {"tp", top.tp}, {"pp", top.pp},
+                      {"instances", top.instances}, {"reason", blocker}, {"why", why}};
+      note->message = "the cheapest plan, " + top.instance->instance + " (" + std::to_string(top.gpus) + " GPUs, tp " + std::to_string(top.tp) +
               ", pp " + std::to_string(top.pp) + ", " + std::to_string(top.instances) + " instances), cannot be launched: " +
-              launch_blocker(make_context(s, plan_of(top))) + "; these commands are for the cheapest plan that can";
+              blocker + "; these commands are for the cheapest plan that can";
     }
     return candidate;
   }
@@ -105,7 +111,7 @@ LaunchPlan scenario_plan(const Scenario& s) {
 
 // "plan": {"instance"} picks a ranked plan (extra keys of a ranking row are ignored: they come
 // from the same ranking); otherwise an explicit layout; no plan: the scenario's gpu or the cheapest.
-LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan, std::string* note) {
+LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan, Warning* note) {
   if (!plan.is_null()) {
     require_object(plan, "plan");
     if (!plan.contains("instance")) return explicit_plan(s, plan);
@@ -143,13 +149,14 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
   const bool wants_bf16 = c.s.weights != WeightFormat::Fp16 && c.s.weights != WeightFormat::Fp32;
   if (!c.gpu->supports_bf16 && wants_bf16) {
     out.warnings.push_back({"launch_fp16", "gpu", c.gpu->name + " has no bf16: the commands use float16 (serving --dtype float16; "
-                            "training fp16 mixed precision with dynamic loss scaling, which can overflow where bf16 would not)"});
+                            "training fp16 mixed precision with dynamic loss scaling, which can overflow where bf16 would not)", {{"gpu", c.gpu->name}}});
   }
   if (c.estimate.gpu && !c.estimate.gpu->fits) {
     const std::string text = "the estimate needs " + fixed(c.estimate.memory.per_gpu_bytes / 1073741824.0, 1) +
                              " GiB per GPU, more than the " + fixed(c.gpu->memory_bytes / 1073741824.0, 1) +
                              " GiB of " + c.gpu->id + ": the commands will run out of memory";
-    out.warnings.push_back({"launch_does_not_fit", "plan", text});
+    out.warnings.push_back({"launch_does_not_fit", "plan", text,
+                            {{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes}, {"memory_bytes", c.gpu->memory_bytes}, {"gpu", c.gpu->name}}});
   }
 }
 
@@ -179,32 +186,46 @@ std::string engine_format_reason(const LaunchContext& c) {
 
 }  // namespace
 
-std::string launch_blocker(const LaunchContext& c) {
+std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
   const LaunchPlan& p = c.plan;
+  nlohmann::json ignored;
+  nlohmann::json& d = detail ? *detail : ignored;
+  d = {{"engine", to_string(c.s.engine)}, {"gpus", p.gpus}, {"instances", p.instances}, {"tp", p.tp}, {"pp", p.pp}, {"zero", p.zero}};
   if (is_training(c.s.task) && (p.tp > 1 || p.pp > 1)) {
+    d["code"] = "training_data_parallel";
     return "the training commands (ms-swift sft, LLaMA-Factory, DeepSpeed ZeRO) are data-parallel only";
   }
   if (p.gpus % p.instances != 0) {
+    d["code"] = "uneven_nodes";
     return std::to_string(p.gpus) + " GPUs do not split evenly over " + std::to_string(p.instances) +
            " nodes: every node of a torchrun/DeepSpeed/Ray job runs the same number of processes";
   }
   if (p.tp > 1 && !c.caps.tensor_parallel) {
+    d["code"] = "no_tp";
     return engine_name(c) + " does not do tensor parallelism: tp " + std::to_string(p.tp) + " cannot be launched with it";
   }
   if (p.pp > 1 && !c.caps.pipeline_parallel) {
+    d["code"] = "no_pp";
     return engine_name(c) + " does not do pipeline parallelism: pp " + std::to_string(p.pp) + " cannot be launched with it";
   }
   // Independent servers on separate instances need no multi-node support; one replica over several does.
   const bool spans = is_training(c.s.task) ? c.multi_node() : c.spans_nodes();
   if (spans && !c.caps.multi_node) {
+    d["code"] = "single_machine";
     return engine_name(c) + " runs one model instance on one machine: a plan over " + std::to_string(p.instances) +
            " nodes cannot be launched with it";
   }
   if (is_training(c.s.task) && p.zero > 0 && !c.caps.zero) {
+    d["code"] = "no_zero";
     return engine_name(c) + " does not shard model states: ZeRO-" + std::to_string(p.zero) + " cannot be launched with it";
   }
-  if (!is_training(c.s.task) && !engine_format_reason(c).empty()) return engine_format_reason(c);
+  if (!is_training(c.s.task) && !engine_format_reason(c).empty()) {
+    d["code"] = "engine_format";
+    d["weights"] = to_string(c.s.weights);
+    return engine_format_reason(c);
+  }
   if (!is_training(c.s.task) && c.spans_nodes() && c.dp() > 1) {
+    d["code"] = "replicas_across_nodes";
     return "data-parallel replicas spread over several nodes: start one server per replica instead (no command is generated for it)";
   }
   return "";
@@ -219,20 +240,33 @@ KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes) {
   return k;
 }
 
-std::string kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k) {
+void add_note(Launch& out, const std::string& code, nlohmann::json values, const std::string& text) {
+  out.notes.push_back(text);
+  out.note_details.push_back({code, "", text, std::move(values)});
+}
+
+void add_note(Launch& out, const Warning& note) {
+  out.notes.push_back(note.message);
+  out.note_details.push_back(note);
+}
+
+Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k) {
   std::string text = engine + ": " + setting + " leaves " + gib_text(k.budget_bytes) + " of KV cache on each GPU, " +
                      std::to_string(k.sequences) + " concurrent sequences of " + std::to_string(c.s.seq_len) + " tokens";
   if (c.dp() > 1) text += " per replica (" + std::to_string(k.sequences * c.dp()) + " over " + std::to_string(c.dp()) + " replicas)";
   text += "; the scenario asks for " + std::to_string(c.s.batch) + " (the estimate: " + gib_text(k.per_sequence_bytes) +
           " of KV cache per sequence on each GPU)";
-  return text;
+  return {"kv_capacity", "", text,
+          {{"engine", engine}, {"setting", setting}, {"budget_bytes", k.budget_bytes}, {"sequences", k.sequences},
+           {"seq_len", c.s.seq_len}, {"replicas", c.dp()}, {"batch", c.s.batch}, {"per_sequence_bytes", k.per_sequence_bytes}}};
 }
 
 void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out) {
   if (k.per_sequence_bytes <= 0 || k.sequences >= c.s.batch) return;
   out.warnings.push_back({"launch_kv_short", "batch", setting + " leaves KV cache for " + std::to_string(k.sequences) +
                           " sequences of " + std::to_string(c.s.seq_len) + " tokens, fewer than the batch of " +
-                          std::to_string(c.s.batch) + ": the engine will queue the rest (or refuse to start below one)"});
+                          std::to_string(c.s.batch) + ": the engine will queue the rest (or refuse to start below one)",
+                          {{"setting", setting}, {"sequences", k.sequences}, {"seq_len", c.s.seq_len}, {"batch", c.s.batch}}});
 }
 
 std::string shell_command(const std::string& head, const std::vector<Flag>& flags) {
@@ -270,7 +304,8 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
   out.plan = plan;
   out.dtype = dtype_name(c);
   add_plan_warnings(c, out);
-  const std::string blocker = launch_blocker(c);
+  nlohmann::json why;
+  const std::string blocker = launch_blocker(c, &why);
   if (!blocker.empty()) {
     // No command rather than a wrong one: the plan itself cannot run as laid out.
     const bool training_parallel = is_training(c.s.task) && (plan.tp > 1 || plan.pp > 1);
@@ -278,9 +313,10 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
       out.warnings.push_back({"launch_parallelism_unsupported", "plan", "ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO train data-parallel "
                               "only: tp " + std::to_string(plan.tp) + " and pp " + std::to_string(plan.pp) + " cannot be expressed, and "
                               "DeepSpeed checks train_batch_size against all " + std::to_string(plan.gpus) + " GPUs; use Megatron-SWIFT "
-                              "(megatron sft) for tensor/pipeline-parallel training. No command is generated for this plan"});
+                              "(megatron sft) for tensor/pipeline-parallel training. No command is generated for this plan",
+                              {{"tp", plan.tp}, {"pp", plan.pp}, {"gpus", plan.gpus}}});
     } else {
-      out.warnings.push_back({"launch_plan_invalid", "plan", blocker + ". No command is generated for this plan"});
+      out.warnings.push_back({"launch_plan_invalid", "plan", blocker + ". No command is generated for this plan", {{"reason", blocker}, {"why", why}}});
     }
     return out;
   }
@@ -289,9 +325,10 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
   } else {
     add_serving(c, out);
   }
-  if (c.s.model.hf_repo.empty()) out.notes.push_back("/path/to/model stands for the model's checkpoint (an imported model has no Hugging Face id)");
+  if (c.s.model.hf_repo.empty()) add_note(out, "path_model", {}, "/path/to/model stands for the model's checkpoint (an imported model has no Hugging Face id)");
   if (plan.source == "scenario" && plan.instances > 1) {
-    out.notes.push_back("the " + std::to_string(plan.gpus) + " GPUs are assumed to be " + std::to_string(plan.instances) +
+    add_note(out, "nodes_assumed", {{"gpus", plan.gpus}, {"instances", plan.instances}, {"per_instance", plan.gpus_per_instance}},
+             "the " + std::to_string(plan.gpus) + " GPUs are assumed to be " + std::to_string(plan.instances) +
                         " nodes of " + std::to_string(plan.gpus_per_instance) + "; give plan.gpus_per_instance to change it");
   }
   return out;
@@ -305,10 +342,13 @@ nlohmann::json launch_json(const nlohmann::json& input) {
   const nlohmann::json plan = input.contains("plan") ? input["plan"] : nlohmann::json();
   if (scenario.is_object()) scenario.erase("plan");  // parse_scenario rejects unknown keys
   const Scenario s = parse_scenario(scenario);
-  std::string note;
+  Warning note;
   const LaunchPlan chosen = resolve_plan(s, plan, &note);
   Launch l = make_launch(s, chosen);
-  if (!note.empty()) l.notes.insert(l.notes.begin(), note);
+  if (!note.message.empty()) {
+    l.notes.insert(l.notes.begin(), note.message);
+    l.note_details.insert(l.note_details.begin(), note);
+  }
   return to_json(l);
 }
 
@@ -330,7 +370,14 @@ nlohmann::json to_json(const Launch& l) {
                          {"gpus", p.gpus}, {"tp", p.tp}, {"pp", p.pp}, {"dp", p.gpus / (p.tp * p.pp)}, {"source", p.source},
                          {"zero", p.zero}, {"dtype", l.dtype}};
   if (!p.instance.empty()) plan["instance"] = p.instance;
-  return {{"plan", plan}, {"commands", commands}, {"notes", l.notes}, {"warnings", warnings}, {"warning_details", details}};
+  nlohmann::json notes = nlohmann::json::array();
+  for (const Warning& n : l.note_details) {
+    nlohmann::json j = {{"code", n.code}, {"message", n.message}};
+    if (!n.values.empty()) j["values"] = n.values;
+    notes.push_back(j);
+  }
+  return {{"plan", plan}, {"commands", commands}, {"notes", l.notes}, {"note_details", notes}, {"warnings", warnings},
+          {"warning_details", details}};
 }
 
 }  // namespace gpusizer

@@ -48,7 +48,8 @@ struct LaunchContext {
 // Why the plan cannot be launched validly by its engine with the generated commands ("" when it
 // can): a layout the engine does not run (engine_caps), GPUs that do not split evenly over the
 // nodes, tensor/pipeline parallelism for the data-parallel training tools.
-std::string launch_blocker(const LaunchContext& c);
+// `detail`, when given, gets {"code", ...values} of the reason (docs/errors.md, launch_plan_invalid).
+std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail = nullptr);
 
 // Serving: each engine's own command (launch_serving.cpp: vLLM, SGLang, transformers via
 // ms-swift; launch_serving_engines.cpp: LMDeploy, TensorRT-LLM, llama.cpp).
@@ -58,6 +59,10 @@ void add_trtllm(const LaunchContext& c, Launch& out);
 void add_llamacpp(const LaunchContext& c, Launch& out);
 void add_training(const LaunchContext& c, Launch& out);
 
+// Adds a note to notes (English text) and to note_details with its code and values (docs/errors.md).
+void add_note(Launch& out, const std::string& code, nlohmann::json values, const std::string& text);
+void add_note(Launch& out, const Warning& note);
+
 // The KV cache an engine's memory setting leaves on each GPU, from the estimate's memory parts.
 struct KvCapacity {
   double budget_bytes = 0;        // bytes the engine gives the KV cache on each GPU
@@ -66,7 +71,7 @@ struct KvCapacity {
 };
 KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes);
 // "leaves 12.3 GiB of KV cache per GPU: 24 concurrent sequences of 8192 tokens (the scenario asks 16)"
-std::string kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k);
+Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k);
 // The warning when the capacity holds fewer than `batch` sequences ("" code = none added).
 void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out);
 

@@ -74,7 +74,7 @@ double vllm_utilization(const LaunchContext& c, Launch& out) {
   const double needed = round_up2(c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes);
   if (needed <= kVllmDefaultUtilization) return kVllmDefaultUtilization;
   const double u = std::min(kMaxFraction, needed);
-  out.notes.push_back("--gpu-memory-utilization " + fixed2(u) + " instead of vLLM's default 0.90: the estimate needs " +
+  add_note(out, "vllm_utilization", {{"value", fixed2(u)}, {"needed", fixed2(needed)}, {"batch", c.s.batch}, {"seq_len", c.s.seq_len}}, "--gpu-memory-utilization " + fixed2(u) + " instead of vLLM's default 0.90: the estimate needs " +
                       fixed2(needed) + " of each card (weights, activations, runtime and the KV cache of " +
                       std::to_string(c.s.batch) + " x " + std::to_string(c.s.seq_len) + " tokens)");
   return u;
@@ -98,33 +98,33 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   const MemoryBreakdown& b = c.estimate.memory.breakdown;
   const KvCapacity k = scaled_capacity(c, util * c.gpu->memory_bytes - (b.weights + b.activations + b.runtime),
                                        kv_scale(c, vllm_has_kv_format(c.s.kv_cache)));
-  out.notes.push_back(kv_capacity_note(c, "vLLM", "--gpu-memory-utilization " + fixed2(util), k));
+  add_note(out, kv_capacity_note(c, "vLLM", "--gpu-memory-utilization " + fixed2(util), k));
   warn_if_short(c, "--gpu-memory-utilization " + fixed2(util), k, out);
   if (q == "awq_marlin" || q == "gptq_marlin") {
-    out.notes.push_back("--quantization " + q + ": the Marlin kernel, which vLLM 0.11 runs for this checkpoint on compute capability "
+    add_note(out, "marlin", {{"quantization", q}, {"gpu", c.gpu->name}, {"slower", q == "awq_marlin" ? "awq" : "gptq"}}, "--quantization " + q + ": the Marlin kernel, which vLLM 0.11 runs for this checkpoint on compute capability "
                         ">= 8.0 (" + c.gpu->name + "); an explicit " + (q == "awq_marlin" ? "awq" : "gptq") + " would force the slower kernel");
   } else if (q == "awq" || q == "gptq") {
     const bool cuda = c.gpu->vendor == "nvidia";
-    out.notes.push_back("--quantization " + q + ": vLLM 0.11 has no Marlin kernel for " + c.gpu->name +
+    add_note(out, "no_marlin", {{"quantization", q}, {"gpu", c.gpu->name}, {"cuda", cuda}}, "--quantization " + q + ": vLLM 0.11 has no Marlin kernel for " + c.gpu->name +
                         (cuda ? " (compute capability below 8.0)" : " (not a CUDA card; ROCm runs AWQ through Triton with VLLM_USE_TRITON_AWQ=1)"));
   }
   if (c.spans_nodes()) {
-    out.notes.push_back("vLLM over " + std::to_string(c.plan.instances) + " nodes: start a Ray cluster across them "
+    add_note(out, "vllm_ray", {{"nodes", c.plan.instances}}, "vLLM over " + std::to_string(c.plan.instances) + " nodes: start a Ray cluster across them "
                         "(vLLM's distributed serving guide) and run vllm serve on its head node");
   }
   if (c.node_dp() > 1) {
-    out.notes.push_back("--max-num-seqs is per data-parallel replica: " + std::to_string(c.node_dp()) + " replicas serve " +
+    add_note(out, "max_num_seqs_per_replica", {{"replicas", c.node_dp()}, {"sequences", c.node_dp() * c.s.batch}}, "--max-num-seqs is per data-parallel replica: " + std::to_string(c.node_dp()) + " replicas serve " +
                         std::to_string(c.node_dp() * c.s.batch) + " sequences at once");
   }
   if (!vllm_has_kv_format(c.s.kv_cache)) {
-    out.notes.push_back(std::string("KV cache ") + to_string(c.s.kv_cache) + " cannot be expressed: vLLM 0.11 offers auto, bfloat16 and "
+    add_note(out, "kv_format_vllm", {{"kv_cache", to_string(c.s.kv_cache)}}, std::string("KV cache ") + to_string(c.s.kv_cache) + " cannot be expressed: vLLM 0.11 offers auto, bfloat16 and "
                         "fp8 variants; the cache stays 16-bit (the capacity above counts 16-bit)");
   }
 }
 
 void add_swift_vllm(const LaunchContext& c, Launch& out) {
   if (c.spans_nodes()) {
-    out.notes.push_back("swift deploy runs on one node: for this multi-node plan use the vllm serve command");
+    add_note(out, "swift_one_node", {}, "swift deploy runs on one node: for this multi-node plan use the vllm serve command");
     return;
   }
   std::vector<Flag> f = {{"--model", c.model}, {"--infer_backend", "vllm"}, {"--torch_dtype", serving_dtype(c)},
@@ -138,7 +138,7 @@ void add_swift_vllm(const LaunchContext& c, Launch& out) {
   out.commands.push_back({"ms-swift", kSwiftVersion, "shell", "", shell_command(visible_devices(c) + "swift deploy", f)});
   const bool in_flight = c.s.weights == WeightFormat::Fp8 || sglang_quantization(c.s.weights) == "bitsandbytes";
   if (in_flight || c.s.kv_cache == KvFormat::Fp8) {
-    out.notes.push_back("swift deploy: ms-swift 3.9 documents no flag for in-flight quantization or the KV-cache dtype of the vLLM "
+    add_note(out, "swift_no_quant_flag", {}, "swift deploy: ms-swift 3.9 documents no flag for in-flight quantization or the KV-cache dtype of the vLLM "
                         "backend; use the vllm serve command for them");
   }
 }
@@ -160,21 +160,22 @@ void add_sglang(const LaunchContext& c, Launch& out) {
     f.push_back({"--nnodes", std::to_string(c.plan.instances)});
     f.push_back({"--node-rank", kNodeRank});
     f.push_back({"--dist-init-addr", std::string(kMasterAddr) + ":" + kMasterPort});
-    out.notes.push_back("SGLang: run the command on each of the " + std::to_string(c.plan.instances) +
+    add_note(out, "sglang_nodes", {{"nodes", c.plan.instances}}, "SGLang: run the command on each of the " + std::to_string(c.plan.instances) +
                         " nodes with NODE_RANK set to 0, 1, ... and MASTER_ADDR to node 0's address");
   }
   out.commands.push_back({"sglang", kSglangVersion, "shell", "", shell_command(visible_devices(c) + "python -m sglang.launch_server", f)});
   const bool has_format = c.s.kv_cache != KvFormat::Int8 && c.s.kv_cache != KvFormat::Int4;
   const KvCapacity k = scaled_capacity(c, fraction * c.gpu->memory_bytes - b.weights, kv_scale(c, has_format));
-  out.notes.push_back(kv_capacity_note(c, "SGLang", "--mem-fraction-static " + fixed2(fraction), k));
+  add_note(out, kv_capacity_note(c, "SGLang", "--mem-fraction-static " + fixed2(fraction), k));
   warn_if_short(c, "--mem-fraction-static " + fixed2(fraction), k, out);
   if (!has_format) {
-    out.notes.push_back(std::string("KV cache ") + to_string(c.s.kv_cache) + " cannot be expressed: SGLang 0.5 offers auto and fp8; "
+    add_note(out, "kv_format_sglang", {{"kv_cache", to_string(c.s.kv_cache)}}, std::string("KV cache ") + to_string(c.s.kv_cache) + " cannot be expressed: SGLang 0.5 offers auto and fp8; "
                         "the cache stays 16-bit (the capacity above counts 16-bit)");
   }
   if (fraction + (b.activations + b.runtime) / c.gpu->memory_bytes > 1) {
     out.warnings.push_back({"launch_sglang_memory", "plan", "--mem-fraction-static " + fixed2(fraction) +
-                            " leaves less than the estimated activations and runtime buffers: lower --max-running-requests or --context-length"});
+                            " leaves less than the estimated activations and runtime buffers: lower --max-running-requests or --context-length",
+                            {{"fraction", fixed2(fraction)}}});
   }
 }
 
@@ -193,11 +194,11 @@ void add_swift_pt(const LaunchContext& c, Launch& out) {
   }
   out.commands.push_back({"ms-swift", kSwiftVersion, "shell", "", shell_command(env + "swift deploy", f)});
   if (c.node_dp() > 1) {
-    out.notes.push_back("transformers serves one replica per process: run " + std::to_string(c.node_dp()) + " swift deploy processes, each "
+    add_note(out, "transformers_replicas", {{"replicas", c.node_dp()}}, "transformers serves one replica per process: run " + std::to_string(c.node_dp()) + " swift deploy processes, each "
                         "with its own CUDA_VISIBLE_DEVICES and --port, behind a load balancer");
   }
   if (c.s.weights == WeightFormat::Nf4 || c.s.weights == WeightFormat::Int4) {
-    out.notes.push_back("4-bit bitsandbytes on the pt backend: add --quant_method bnb --quant_bits 4");
+    add_note(out, "bnb_pt", {}, "4-bit bitsandbytes on the pt backend: add --quant_method bnb --quant_bits 4");
   }
 }
 
@@ -206,15 +207,15 @@ void add_format_notes(const LaunchContext& c, Launch& out) {
   if (pre_quantized(w) && c.s.engine != Engine::LlamaCpp) {
     const std::string repo = quantized_checkpoint(c.s.model.id, w);
     if (!repo.empty()) {
-      out.notes.push_back("--model " + repo + ": the publisher's " + to_string(w) + " checkpoint of the Instruct model (the preset's "
+      add_note(out, "publisher_checkpoint", {{"repo", repo}, {"weights", to_string(w)}, {"preset_repo", c.s.model.hf_repo}}, "--model " + repo + ": the publisher's " + to_string(w) + " checkpoint of the Instruct model (the preset's "
                           "repository " + c.s.model.hf_repo + " holds 16-bit weights)");
     } else {
-      out.notes.push_back(std::string("--model must name a checkpoint already quantized with ") + to_string(w) +
+      add_note(out, "quantized_checkpoint", {{"weights", to_string(w)}}, std::string("--model must name a checkpoint already quantized with ") + to_string(w) +
                           " (no such checkpoint of this model is in gpusizer's table); AWQ/GPTQ run with --dtype float16");
     }
   }
   if (w == WeightFormat::Int8) {
-    out.notes.push_back("int8 weights: no --quantization is given; load a pre-quantized INT8 checkpoint (e.g. compressed-tensors W8A8), "
+    add_note(out, "int8_checkpoint", {}, "int8 weights: no --quantization is given; load a pre-quantized INT8 checkpoint (e.g. compressed-tensors W8A8), "
                         "whose method the engines read from its config.json");
   }
 }
@@ -263,14 +264,15 @@ void add_serving(const LaunchContext& c, Launch& out) {
   }
   add_format_notes(c, out);
   if (c.independent_nodes()) {
-    out.notes.push_back("the plan's " + std::to_string(c.plan.instances) + " instances serve independently: run the command on each (" +
+    add_note(out, "instances_independent", {{"instances", c.plan.instances}, {"per_instance", c.node_dp()}, {"replicas", c.dp()}}, "the plan's " + std::to_string(c.plan.instances) + " instances serve independently: run the command on each (" +
                         std::to_string(c.plan.instances) + " servers x " + std::to_string(c.node_dp()) + " replicas = " + std::to_string(c.dp()) +
                         " replicas) and balance requests across them; no traffic crosses instances");
   }
   if (c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes > kMaxFraction) {
     out.warnings.push_back({"launch_fraction_capped", "plan", "the estimate needs more than " + fixed2(kMaxFraction) +
                             " of each card: the memory fractions are capped at " + fixed2(kMaxFraction) +
-                            ", so the KV cache may hold fewer than batch x seq_len tokens"});
+                            ", so the KV cache may hold fewer than batch x seq_len tokens",
+                            {{"cap", fixed2(kMaxFraction)}}});
   }
 }
 

@@ -39,7 +39,7 @@ const char* const kTrtllmExtraFile = "extra_llm_api_options.yaml";
 
 void multi_replica_note(const LaunchContext& c, const std::string& engine, Launch& out) {
   if (c.node_dp() <= 1) return;
-  out.notes.push_back(engine + " serves one replica per server: the command starts one on GPUs 0-" +
+  add_note(out, "replica_per_server", {{"engine", engine}, {"last_gpu", c.plan.tp * c.plan.pp - 1}, {"more", c.node_dp() - 1}}, engine + " serves one replica per server: the command starts one on GPUs 0-" +
                       std::to_string(c.plan.tp * c.plan.pp - 1) + "; start " + std::to_string(c.node_dp() - 1) +
                       " more with their own CUDA_VISIBLE_DEVICES and port, behind a load balancer");
 }
@@ -67,7 +67,7 @@ void add_lmdeploy(const LaunchContext& c, Launch& out) {
     const double room = 1 - b.activations / free_bytes;  // what the activations need of the rest
     if (needed > share) {
       share = std::max(share, std::min({needed, kMaxShare, std::floor(room * 100) / 100}));
-      out.notes.push_back("--cache-max-entry-count " + fixed2(share) + " instead of LMDeploy's default 0.8: the KV cache of " +
+      add_note(out, "lmdeploy_cache_share", {{"value", fixed2(share)}, {"batch", c.s.batch}, {"seq_len", c.s.seq_len}, {"needed", fixed2(needed)}}, "--cache-max-entry-count " + fixed2(share) + " instead of LMDeploy's default 0.8: the KV cache of " +
                           std::to_string(c.s.batch) + " x " + std::to_string(c.s.seq_len) + " tokens needs " + fixed2(needed) +
                           " of the memory left after the weights");
     }
@@ -85,10 +85,10 @@ void add_lmdeploy(const LaunchContext& c, Launch& out) {
   out.commands.push_back({"lmdeploy", kLmdeployVersion, "shell", "",
                           shell_command(replica_devices(c) + "lmdeploy serve api_server " + c.model, f)});
   const KvCapacity k = scaled_capacity(c, share * free_bytes, scale);
-  out.notes.push_back(kv_capacity_note(c, "LMDeploy", "--cache-max-entry-count " + fixed2(share), k));
+  add_note(out, kv_capacity_note(c, "LMDeploy", "--cache-max-entry-count " + fixed2(share), k));
   warn_if_short(c, "--cache-max-entry-count " + fixed2(share), k, out);
-  if (!has_format) out.notes.push_back("KV cache fp8 cannot be expressed: LMDeploy 0.10.2 quantizes the KV cache to int8 or int4 only (--quant-policy 8|4); the cache stays 16-bit");
-  if ((c.plan.tp & (c.plan.tp - 1)) != 0) out.notes.push_back("LMDeploy's --tp help says it should be a power of two; tp " + std::to_string(c.plan.tp) + " may be refused");
+  if (!has_format) add_note(out, "kv_format_lmdeploy", {}, "KV cache fp8 cannot be expressed: LMDeploy 0.10.2 quantizes the KV cache to int8 or int4 only (--quant-policy 8|4); the cache stays 16-bit");
+  if ((c.plan.tp & (c.plan.tp - 1)) != 0) add_note(out, "lmdeploy_tp_pow2", {{"tp", c.plan.tp}}, "LMDeploy's --tp help says it should be a power of two; tp " + std::to_string(c.plan.tp) + " may be refused");
   multi_replica_note(c, "LMDeploy", out);
 }
 
@@ -103,7 +103,7 @@ void add_trtllm(const LaunchContext& c, Launch& out) {
     const double needed = round_up2(b.kv_cache * scale / free_bytes);
     if (needed > share) {
       share = std::min(needed, kMaxShare);
-      out.notes.push_back("--kv_cache_free_gpu_memory_fraction " + fixed2(share) + " instead of TensorRT-LLM's default 0.90: the KV cache of " +
+      add_note(out, "trtllm_kv_share", {{"value", fixed2(share)}, {"batch", c.s.batch}, {"seq_len", c.s.seq_len}, {"needed", fixed2(needed)}}, "--kv_cache_free_gpu_memory_fraction " + fixed2(share) + " instead of TensorRT-LLM's default 0.90: the KV cache of " +
                           std::to_string(c.s.batch) + " x " + std::to_string(c.s.seq_len) + " tokens needs " + fixed2(needed) +
                           " of the memory left after weights and buffers");
     }
@@ -117,22 +117,22 @@ void add_trtllm(const LaunchContext& c, Launch& out) {
   }
   out.commands.push_back({"tensorrt-llm", kTrtllmVersion, "shell", "", shell_command(replica_devices(c) + "trtllm-serve " + c.model, f)});
   const KvCapacity k = scaled_capacity(c, share * std::max(0.0, free_bytes), scale);
-  out.notes.push_back(kv_capacity_note(c, "TensorRT-LLM", "--kv_cache_free_gpu_memory_fraction " + fixed2(share), k));
+  add_note(out, kv_capacity_note(c, "TensorRT-LLM", "--kv_cache_free_gpu_memory_fraction " + fixed2(share), k));
   warn_if_short(c, "--kv_cache_free_gpu_memory_fraction " + fixed2(share), k, out);
   if (!has_format) {
-    out.notes.push_back(std::string("KV cache ") + to_string(c.s.kv_cache) + " cannot be expressed for trtllm-serve's PyTorch backend "
+    add_note(out, "kv_format_trtllm", {{"kv_cache", to_string(c.s.kv_cache)}}, std::string("KV cache ") + to_string(c.s.kv_cache) + " cannot be expressed for trtllm-serve's PyTorch backend "
                         "(fp8 is, through kv_cache_config.dtype); the cache stays 16-bit");
   }
   if (c.s.prompt_tokens > kTrtllmMaxNumTokens || c.s.seq_len > kTrtllmMaxNumTokens) {
-    out.notes.push_back("prompts longer than --max_num_tokens 8192 need chunked prefill: enable_chunked_prefill: true in an "
+    add_note(out, "trtllm_chunked_prefill", {}, "prompts longer than --max_num_tokens 8192 need chunked prefill: enable_chunked_prefill: true in an "
                         "--extra_llm_api_options YAML (the estimate assumes 8192-token prefill chunks)");
   }
   if (is_quantized(c.s.weights)) {
-    out.notes.push_back(std::string("TensorRT-LLM loads ") + to_string(c.s.weights) + " weights from a checkpoint quantized with NVIDIA "
+    add_note(out, "trtllm_modelopt", {{"weights", to_string(c.s.weights)}}, std::string("TensorRT-LLM loads ") + to_string(c.s.weights) + " weights from a checkpoint quantized with NVIDIA "
                         "Model Optimizer (its quantization recipes: FP8, W4A16/W4A8 AWQ and GPTQ, NVFP4); it does not quantize on load");
   }
   if (c.spans_nodes()) {
-    out.notes.push_back("TensorRT-LLM over " + std::to_string(c.plan.instances) + " nodes runs as one MPI job: start trtllm-serve under "
+    add_note(out, "trtllm_mpi", {{"nodes", c.plan.instances}}, "TensorRT-LLM over " + std::to_string(c.plan.instances) + " nodes runs as one MPI job: start trtllm-serve under "
                         "mpirun or Slurm srun with trtllm-llmapi-launch (TensorRT-LLM's multi-node serving guide)");
   }
   multi_replica_note(c, "TensorRT-LLM", out);
@@ -156,15 +156,15 @@ void add_llamacpp(const LaunchContext& c, Launch& out) {
                          {"--cache-type-k", cache},
                          {"--cache-type-v", cache}};
   out.commands.push_back({"llama.cpp", kLlamaCppVersion, "shell", "", shell_command(replica_devices(c) + "llama-server", f)});
-  out.notes.push_back("llama-server: -c " + std::to_string(c.s.seq_len * c.s.batch) + " is the whole context, split over -np " +
+  add_note(out, "llamacpp_context", {{"context", c.s.seq_len * c.s.batch}, {"slots", c.s.batch}, {"seq_len", c.s.seq_len}, {"kv_bytes", c.estimate.memory.breakdown.kv_cache}}, "llama-server: -c " + std::to_string(c.s.seq_len * c.s.batch) + " is the whole context, split over -np " +
                       std::to_string(c.s.batch) + " slots of " + std::to_string(c.s.seq_len) + " tokens; its KV cache is " +
                       gib_text(c.estimate.memory.breakdown.kv_cache) + " on the busiest GPU by the estimate");
   std::string source = c.s.model.hf_repo.empty() ? "the model" : c.s.model.hf_repo;
-  out.notes.push_back("/path/to/model-" + quant + ".gguf stands for a GGUF file of " + source + " in " + to_string(c.s.weights) +
+  add_note(out, "gguf_path", {{"file", "/path/to/model-" + quant + ".gguf"}, {"repo", c.s.model.hf_repo}, {"weights", to_string(c.s.weights)}, {"converted", !is_gguf(c.s.weights)}}, "/path/to/model-" + quant + ".gguf stands for a GGUF file of " + source + " in " + to_string(c.s.weights) +
                       (is_gguf(c.s.weights) ? "" : " (convert_hf_to_gguf.py writes 16-bit GGUF files)"));
-  if (c.s.kv_cache == KvFormat::Fp8) out.notes.push_back("KV cache fp8 cannot be expressed: llama.cpp caches f16, bf16, q8_0 or q4_0; the commands use f16");
-  if (quantized_cache && !c.s.flash_attention) out.notes.push_back("-fa on although the scenario turns flash attention off: llama.cpp quantizes the V cache only with flash attention");
-  if (c.plan.pp > 1) out.notes.push_back("--split-mode layer puts consecutive layers on the " + std::to_string(c.plan.pp) + " GPUs (the plan's pipeline stages)");
+  if (c.s.kv_cache == KvFormat::Fp8) add_note(out, "kv_format_llamacpp", {}, "KV cache fp8 cannot be expressed: llama.cpp caches f16, bf16, q8_0 or q4_0; the commands use f16");
+  if (quantized_cache && !c.s.flash_attention) add_note(out, "llamacpp_fa", {}, "-fa on although the scenario turns flash attention off: llama.cpp quantizes the V cache only with flash attention");
+  if (c.plan.pp > 1) add_note(out, "llamacpp_split", {{"pp", c.plan.pp}}, "--split-mode layer puts consecutive layers on the " + std::to_string(c.plan.pp) + " GPUs (the plan's pipeline stages)");
   multi_replica_note(c, "llama.cpp", out);
 }
 

@@ -362,7 +362,7 @@ ModelNameMatch resolve_model_name(const std::string& text, const std::string& fi
     }
     message += "?";
   }
-  throw InputError(field, message);
+  throw InputError(field, message, "unknown_model", {{"name", text}, {"suggestions", m.suggestions}});
 }
 
 nlohmann::json resolve_json(const std::string& input) {

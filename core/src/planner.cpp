@@ -333,15 +333,18 @@ void add_plan_warnings(const Search& z, Plan& p) {
   const Instance& i = *p.instance;
   if (p.links.spans_instances && i.rdma.empty()) {
     p.warnings.push_back({"no_rdma", "gpus", "the plan crosses " + std::to_string(p.instances) + " instances over TCP (" +
-                                                 fixed(i.network_gbps, 0) + " Gbit/s, no RDMA): expect collectives several times slower than over InfiniBand/RoCE/EFA"});
+                                                 fixed(i.network_gbps, 0) + " Gbit/s, no RDMA): expect collectives several times slower than over InfiniBand/RoCE/EFA",
+                          {{"instances", p.instances}, {"gbps", i.network_gbps}}});
   }
   if (p.links.spans_instances && is_training(z.s.task) && i.network_gbps < kZeroNetworkGbps) {
     p.warnings.push_back({"slow_network", "training.zero", "ZeRO-" + std::to_string(p.zero) + " across instances with " + fixed(i.network_gbps, 0) +
-                                                               " Gbit/s between them: below the 100 Gbit/s that multi-node ZeRO needs"});
+                                                               " Gbit/s between them: below the 100 Gbit/s that multi-node ZeRO needs",
+                          {{"zero", p.zero}, {"gbps", i.network_gbps}, {"min_gbps", kZeroNetworkGbps}}});
   }
   if (const auto age = price_age_days(z.s, i); age && *age > kStalePriceDays) {
     p.warnings.push_back({"price_stale", "pricing.overrides", "the price of " + i.instance + " dates from " + i.price_date + " (" +
-                                                                  std::to_string(*age / 30) + " months ago): check it or override it"});
+                                                                  std::to_string(*age / 30) + " months ago): check it or override it",
+                          {{"instance", i.instance}, {"date", i.price_date}, {"months", *age / 30}}});
   }
 }
 
@@ -439,7 +442,7 @@ Plan make_plan(Search& z, const Instance& instance, const Gpu& gpu, const Config
       p.price_per_hour = p.load->price_per_hour;
       p.links = plan_links(z, instance, {c.tp, c.pp, 0, p.gpus});
     } else {
-      p.warnings.push_back({"latency_target_unmet", "load", "even one sequence per replica misses the latency target on " + gpu.id});
+      p.warnings.push_back({"latency_target_unmet", "load", "even one sequence per replica misses the latency target on " + gpu.id, {{"gpu", gpu.name}}});
     }
   }
   add_plan_warnings(z, p);
@@ -478,17 +481,25 @@ std::string layout_text(const Search& z, const Config& c) {
          (is_training(z.s.task) ? ", ZeRO-" + std::to_string(c.zero) : "") + " on " + std::to_string(c.gpus) + " GPUs";
 }
 
-std::string reason_for(const Search& z, const Plan& p, const Gpu& gpu) {
+std::string reason_for(const Search& z, const Plan& p, const Gpu& gpu, nlohmann::json* values) {
+  *values = {{"gpu", gpu.name}, {"headroom", z.s.headroom}};
   std::string r = "needs " + gib(p.per_gpu_bytes) + " per GPU at " + layout_text(z, {p.tp, p.pp, p.zero, p.gpus}) + "; " +
                   gpu.id + " has " + gib(p.usable_bytes) + " usable (" +
                   std::to_string(static_cast<int>(std::lround(z.s.headroom * 100))) + " % headroom kept)";
   if (!can_span(z, *p.instance) && p.gpus >= p.instance->gpus) {
+    (*values)["span"] = !p.instance->cluster ? "no_cluster" : p.instance->network_gbps < kSpanMinGbps ? "slow_network" : "single_machine";
+    (*values)["instance"] = p.instance->instance;
+    (*values)["network_gbps"] = p.instance->network_gbps;
+    (*values)["engine"] = to_string(z.s.engine);
     r += "; no layout across several " + p.instance->instance + " is planned (" +
          (!p.instance->cluster ? std::string("the provider offers no cluster network for it")
           : p.instance->network_gbps < kSpanMinGbps ? "its " + fixed(p.instance->network_gbps, 0) + " Gbit/s network is below the 100 Gbit/s a cross-instance layout needs"
                                                      : std::string("engine ") + to_string(z.s.engine) + " runs on one machine") + ")";
   }
-  if (z.s.filters.max_gpus) r += "; max_gpus is " + std::to_string(*z.s.filters.max_gpus);
+  if (z.s.filters.max_gpus) {
+    r += "; max_gpus is " + std::to_string(*z.s.filters.max_gpus);
+    (*values)["max_gpus"] = *z.s.filters.max_gpus;
+  }
   return r;
 }
 
@@ -523,18 +534,35 @@ Plan instance_plan(Search& z, const Instance& instance, bool explain) {
     if (!best || better(p, *best)) best = std::move(p);
   }
   if (!best) best = make_plan(z, instance, gpu, fallback_config(z, instance));
-  if (explain && !best->fits && !configs.empty()) best->reason = reason_for(z, *best, gpu);
+  if (explain && !best->fits && !configs.empty()) {
+    best->reason = reason_for(z, *best, gpu, &best->reason_values);
+    best->reason_code = "too_large";
+  }
   if (configs.empty()) {
     not_runnable(*best, !explain ? std::string() :
                    "no layout of " + (z.s.gpus_set ? std::to_string(z.s.gpus) + " GPUs" : std::string("this size")) + " can run on " +
                    instance.instance + " (" + std::to_string(instance.gpus) + " GPUs per instance" +
                    (instance.cluster ? "" : ", no cluster network") + "; engine " + to_string(z.s.engine) +
                    (z.caps.multi_node ? "" : " runs on one machine") + ")");
-    if (explain && z.s.filters.max_gpus) best->reason += "; max_gpus is " + std::to_string(*z.s.filters.max_gpus);
+    if (explain) {
+      best->reason_code = "no_layout";
+      best->reason_values = {{"instance", instance.instance}, {"per_instance", instance.gpus}, {"cluster", instance.cluster},
+                             {"engine", to_string(z.s.engine)}, {"multi_node", z.caps.multi_node}};
+      if (z.s.gpus_set) best->reason_values["gpus"] = z.s.gpus;
+      if (z.s.filters.max_gpus) {
+        best->reason += "; max_gpus is " + std::to_string(*z.s.filters.max_gpus);
+        best->reason_values["max_gpus"] = *z.s.filters.max_gpus;
+      }
+    }
   }
-  const std::string unsupported = unsupported_reason(z.s, gpu);
+  std::string kind;
+  const std::string unsupported = unsupported_reason(z.s, gpu, &kind);
   // It may fit in memory, but the engine cannot run it on this card.
-  if (!unsupported.empty()) not_runnable(*best, unsupported);
+  if (!unsupported.empty()) {
+    not_runnable(*best, unsupported);
+    best->reason_code = "format_unsupported";
+    best->reason_values = {{"gpu", gpu.name}, {"weights", to_string(z.s.weights)}, {"kind", kind}};
+  }
   return std::move(*best);
 }
 
@@ -591,11 +619,15 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
   if (!out.fits) {
     out.reason = shown ? "needs " + gib(out.per_gpu_bytes) + " per GPU even at " + layout_text(z, *shown) + "; " + gib(out.usable_bytes) + " usable"
                        : "no layout within max_gpus";
+    out.reason_code = shown ? "too_large" : "no_layout";
   }
-  const std::string unsupported = unsupported_reason(z.s, gpu);
+  std::string kind;
+  const std::string unsupported = unsupported_reason(z.s, gpu, &kind);
   if (!unsupported.empty()) {
     out.fits = false;
     out.reason = unsupported;
+    out.reason_code = "format_unsupported";
+    out.reason_values = {{"gpu", gpu.name}, {"weights", to_string(z.s.weights)}, {"kind", kind}};
   }
   return out;
 }
@@ -629,7 +661,7 @@ double instance_price(const Instance& instance, const Scenario& s) {
 
 std::vector<Plan> rank_plans(const Scenario& s) {
   // A load sets the GPU count through its replicas (estimate ignores the load, so both may be given there).
-  if (s.load && s.gpus_set) throw InputError("load", "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"");
+  if (s.load && s.gpus_set) throw InputError("load", "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"", "load_with_gpus");
   Search z(s);
   const std::vector<const Instance*> candidates = candidate_instances(s);
   std::vector<Plan> plans;
@@ -719,6 +751,8 @@ nlohmann::json to_json(const Plan& p) {
   put(o, "provider", i.provider);
   put(o, "provider_id", i.provider_id);
   if (!p.reason.empty()) put(o, "reason", p.reason);
+  if (!p.reason_code.empty()) put(o, "reason_code", p.reason_code);
+  if (!p.reason_values.empty()) put(o, "reason_values", p.reason_values);
   put(o, "region", i.region);
   put(o, "replicas", p.replicas);
   if (p.throughput) put(o, "throughput", to_json(*p.throughput));
@@ -737,6 +771,8 @@ nlohmann::json to_json(const GpuTakes& t) {
   nlohmann::json j = {{"gpu", t.gpu->id}, {"fits", t.fits}, {"gpus", t.gpus}, {"tp", t.tp}, {"pp", t.pp},
                       {"zero", t.zero}, {"per_gpu_bytes", t.per_gpu_bytes}, {"usable_bytes", t.usable_bytes}};
   if (!t.reason.empty()) j["reason"] = t.reason;
+  if (!t.reason_code.empty()) j["reason_code"] = t.reason_code;
+  if (!t.reason_values.empty()) j["reason_values"] = t.reason_values;
   return j;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "gpusizer/api.h"
 #include "gpusizer/architecture.h"
 #include "gpusizer/catalog.h"
 #include "gpusizer/error.h"
@@ -168,9 +169,9 @@ Scenario parse_column(const Inputs& in, const Workload& w) {
     try {
       parse_scenario(column_scenario(in, w, kProbeModel, Layers::Context));
     } catch (const InputError& c) {
-      throw InputError("context." + c.field, c.what());
+      throw InputError("context." + c.field, c.what(), c.code, c.values);
     }
-    throw InputError("columns." + w.id + "." + e.field, e.what());
+    throw InputError("columns." + w.id + "." + e.field, e.what(), e.code, e.values);
   }
 }
 
@@ -257,6 +258,7 @@ json cell(const Scenario& column, const std::string& model, const std::string& w
     if (!best) {
       c["fits"] = false;
       c["reason"] = "no instance passes the filters";
+      c["reason_code"] = "no_instance";
       return c;
     }
     const Plan& p = *best;
@@ -267,11 +269,13 @@ json cell(const Scenario& column, const std::string& model, const std::string& w
     if (const Gpu* g = find_gpu(p.instance->gpu_id)) c["memory_bytes"] = g->memory_bytes;
     c["plan"] = to_json(p);
     if (p.fits) c["measure"] = measure_of(p);
-    else c["reason"] = "no instance fits; closest: " + p.reason;
+    else {
+      c["reason"] = "no instance fits; closest: " + p.reason;
+      c["reason_code"] = "none_fits";
+    }
     c["note"] = note_of(s, p);
   } catch (const InputError& e) {
-    c["error"]["field"] = e.field;
-    c["error"]["message"] = e.what();
+    c["error"] = error_json(e.field, e.what(), e.code, e.values);
   }
   return c;
 }
@@ -333,6 +337,16 @@ const std::vector<Workload>& table_workloads() {
   return workloads;
 }
 
+json table_settings_json() {
+  json serving = json::array(), training = json::array();
+  for (const char* key : kServingKeys) serving.push_back(key);
+  for (const char* key : kTrainingKeys) {
+    if (std::string(key) != "training") training.push_back(key);
+  }
+  for (const char* key : kTrainingSubKeys) training.push_back(std::string("training.") + key);
+  return {{"serving", serving}, {"training", training}};
+}
+
 const std::vector<std::string>& table_default_models() {
   // The guides' question (7B, 13B, 70B: Llama 2), the Qwen2.5 ladder, MoE and the largest. Eleven
   // rows, as many as the table had before the Llama 2 rows: the full table stays within its time
@@ -370,7 +384,18 @@ json table_json(const json& input) {
   json rows = json::array();
   for (const std::string& model : in.models) {
     json cells = json::array();
-    for (size_t i = 0; i < parsed.size(); ++i) cells.push_back(cell(parsed[i], model, table_workloads()[i].id));
+    for (size_t i = 0; i < parsed.size(); ++i) {
+      json c = cell(parsed[i], model, table_workloads()[i].id);
+      if (c.contains("plan")) {  // the scenario this cell ranked, laid out as its plan: the page loads it
+        json s = column_scenario(in, table_workloads()[i], model, Layers::Overrides);
+        const json& p = c["plan"];
+        s["gpu"] = c["gpu"];
+        for (const char* key : {"gpus", "tp", "pp"}) s[key] = p[key];
+        if (!table_workloads()[i].serving) s["training"]["zero"] = p["zero"];
+        c["scenario"] = std::move(s);
+      }
+      cells.push_back(std::move(c));
+    }
     const Architecture& arch = *find_preset(model);
     const ParamCounts p = count_params(arch);
     json row = json::object();

@@ -70,7 +70,8 @@ test('the price book exports and imports as JSON; a bad file or entry names the 
   const { page, problems, close } = await open('#seq_len=8192&batch=4');
   await page.locator('#prices summary').click();
   await addInstance(page, { name: 'p4d.24xlarge', price: 1 });
-  assert.match(await page.locator('.custom-form [role="status"]').textContent(), /instance: "p4d\.24xlarge" is a catalog instance type/);
+  // The form's own label, not the core's path (issue 14).
+  assert.match(await page.locator('.custom-form [role="status"]').textContent(), /Instance: “p4d\.24xlarge” is a catalog instance type/);
   await addInstance(page, { name: 'my-box', price: 0.01 });
   const edited = page.locator('input[data-instance]').first();
   await edited.fill('123');
@@ -114,7 +115,7 @@ test('a Chinese page shows the core warnings in Chinese, in the results and the 
   assert.match(await page.locator('.warnings li[data-code="bf16_unsupported"]').textContent(), /T4 不支持原生 bf16/);
   assert.match(await page.locator('#launch li[data-code="launch_fp16"]').textContent(), /T4 不支持 bf16：命令改用 float16/);
   assert.match(await page.locator('#launch li[data-code="launch_does_not_fit"]').textContent(),
-    /^估算每卡需要 \d+\.\d GiB，超过 .*T4 的 \d+\.\d GiB：/);
+    /^估算每卡需要 \d+\.\d+ GiB，超过 .*T4 的 \d+\.\d+ GiB：/);
   assert.deepEqual(problems, []);
   await close();
 });

@@ -68,8 +68,9 @@ test('the share link restores the same scenario and the same numbers', async () 
 });
 
 test('a malformed link falls back to the defaults with a notice naming the problem', async () => {
-  for (const [hash, words] of [['#batch=abc', /batch: expected a number/], ['#colour=blue', /colour: unknown key/],
-    ['#model.hf_config=%7Bnope', /model\.hf_config: not valid JSON/], ['#batch=0', /batch: must be/]]) {
+  // Fields by the names the reader sees: the input's label, config.json (issue 14).
+  for (const [hash, words] of [['#batch=abc', /Concurrent sequences: expected a number/], ['#colour=blue', /colour: unknown key/],
+    ['#model.hf_config=%7Bnope', /config\.json: not valid JSON/], ['#batch=0', /Concurrent sequences: must be/]]) {
     const { page, problems, close } = await open(hash);
     assert.match(await page.locator('#notice').textContent(), words, hash);
     assert.equal(await page.locator('[data-key="batch"] input').inputValue(), '8', hash);  // the serving default
@@ -83,9 +84,9 @@ test('a malformed config.json shows a message naming the problem; a good one is 
   await page.getByText('config.json', { exact: true }).click();
   const error = page.locator('#inputs .field-error:visible').first();
   await page.fill('textarea', '{"model_type": "llama",');
-  assert.match(await error.textContent(), /model\.hf_config: not valid JSON/);
+  assert.match(await error.textContent(), /^not valid JSON/);
   await page.fill('textarea', '{"model_type": "llama", "num_hidden_layers": 16}');
-  assert.match(await error.textContent(), /model\.hf_config\.hidden_size/);
+  assert.match(await error.textContent(), /^config\.json: hidden_size/);
   await page.fill('textarea', JSON.stringify({ model_type: 'llama', hidden_size: 2048, intermediate_size: 8192,
     num_attention_heads: 32, num_hidden_layers: 16, num_key_value_heads: 8, vocab_size: 128256, tie_word_embeddings: true }));
   assert.equal(await page.locator('#inputs .field-error:visible').count(), 0);

@@ -95,7 +95,8 @@ test('a typed price the core would refuse is refused at the field and not saved'
   const error = page.locator(`[id="${await input.getAttribute('aria-describedby')}"]`);
   for (const text of ['0', '20000000', '-3']) {
     await input.fill(text);
-    assert.match(await error.textContent(), new RegExp(`overrides\\.${id.replaceAll('.', '\\.')}: must be a number above 0`), text);
+    // The message stands at the price it is about: no field path (issue 14).
+    assert.match(await error.textContent(), /^must be a number above 0/, `${id}: ${text}`);
     assert.equal(await storedItem(page, 'prices'), null, text);
     assert.equal(await rows(page), before);
   }
@@ -125,8 +126,8 @@ test('a price file names the overrides for unknown instance types and leaves the
 
 test('links with unknown providers, tiny efficiencies or odd languages fall back with a notice', async () => {
   for (const [hash, expected] of [
-    ['#filters.providers=ibm', /filters\.providers: unknown provider id "ibm"/],
-    ['#task=full&efficiency.mfu=0.00000001', /efficiency\.mfu: must be a number from 0\.01 to 1/],
+    ['#filters.providers=ibm', /Providers: unknown provider “ibm”/],
+    ['#task=full&efficiency.mfu=0.00000001', /MFU override \(%\): must be a number from 0\.01 to 1/],
     ['#lang=constructor&batch=2', null],
   ]) {
     const { page, problems, close } = await open(hash);

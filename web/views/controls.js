@@ -4,25 +4,19 @@
 import { h, uid } from '../dom.js';
 import { defaultOf } from '../fields.js';
 import { get } from '../state.js';
-import { fixed, gib, has, t } from '../i18n.js';
-
-const ENGINE_NAMES = {
-  vllm: 'vLLM', sglang: 'SGLang', lmdeploy: 'LMDeploy', 'tensorrt-llm': 'TensorRT-LLM',
-  transformers: 'Transformers', 'llama.cpp': 'llama.cpp', deepspeed: 'DeepSpeed',
-  fsdp: 'PyTorch FSDP', megatron: 'Megatron-LM',
-};
+import { defaultCurrency, engineName, errorMessage, fixed, gib, has, providerName, t } from '../i18n.js';
 
 // An id the catalog does not know (the core refuses those, but a label must never throw) shows as
 // itself.
-function optionLabel(f, value, catalog) {
+export function optionLabel(f, value, catalog) {
   if (f.key === 'gpu' || f.key === 'filters.gpus') {
     const gpu = catalog.gpus.find((g) => g.id === value);
     if (!gpu) return String(value);
     return f.key === 'gpu' ? `${gpu.name} · ${gib(gpu.memory_bytes)}` : gpu.name;
   }
-  if (f.key === 'engine') return ENGINE_NAMES[value] ?? String(value);
+  if (f.key === 'engine') return engineName(value);
   if (f.key === 'filters.providers') {
-    return value === 'custom' ? t('customTitle') : catalog.instances.find((i) => i.provider_id === value)?.provider ?? String(value);
+    return value === 'custom' ? t('customTitle') : providerName(value, catalog.instances.find((i) => i.provider_id === value)?.provider);
   }
   return has(`opt.${value}`) ? t(`opt.${value}`) : String(value);
 }
@@ -38,7 +32,7 @@ export function fieldControl(f, { catalog, task, onChange }) {
   const id = uid('f');
   const error = h('p', { class: 'field-error', id: `${id}-err`, hidden: true });
   const options = f.options?.(catalog, task);
-  const def = defaultOf(f, task);
+  const def = defaultOf(f, task, catalog, defaultCurrency());
   if (f.kind === 'list') return checkboxGroup(f, options, { catalog, task, onChange, error });
   let control;
   let write;
@@ -81,11 +75,19 @@ export function fieldControl(f, { catalog, task, onChange }) {
   }
   return {
     el,
-    showError: (e) => setError(owns(f, e) ? e.message : null),
+    showError: (e) => setError(owns(f, e) ? errorMessage(inPercent(f, e)) : null),
+    owns: (e) => owns(f, e),
     sync(scenario) {
       if (document.activeElement !== control) write(get(scenario, f.key));
     },
   };
+}
+
+// A range of a share shown as a percentage (MFU, headroom) in the control's own unit.
+function inPercent(f, e) {
+  if (!f.percent || !e.values) return e;
+  const scale = (v) => (typeof v === 'number' ? +(v * 100).toPrecision(12) : v);
+  return { ...e, values: { ...e.values, min: scale(e.values.min), max: scale(e.values.max), value: scale(e.values.value) } };
 }
 
 const owns = (f, error) => Boolean(error) && (error.field === f.key || error.field.startsWith(`${f.key}.`));
@@ -106,9 +108,10 @@ function checkboxGroup(f, options, { catalog, task, onChange, error }) {
   return {
     el,
     showError(e) {
-      error.textContent = owns(f, e) ? e.message : '';
+      error.textContent = owns(f, e) ? errorMessage(e) : '';
       error.hidden = !owns(f, e);
     },
+    owns: (e) => owns(f, e),
     sync(scenario) {
       const found = get(scenario, f.key);
       const picked = Array.isArray(found) ? found : [];

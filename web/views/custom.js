@@ -21,7 +21,7 @@ export function customSection(catalog, { onAdd, onDelete }) {
       control(t('p.perInstance'), h('input', { name: 'gpus_per_instance', type: 'number', min: 1, max: 64, step: 1, value: 1, required: true })),
       // The core's range (above 0, at most 1e7 an hour); its message covers 0 itself.
       control(t('p.price'), h('input', { name: 'price_per_hour', type: 'number', min: 0, max: 1e7, step: 'any', inputmode: 'decimal', required: true })),
-      control(t('f.pricing.currency'), select('currency', [['USD', 'USD'], ['CNY', 'CNY']]))),
+      control(t('f.pricing.currency'), select('currency', catalog.currencies.map((c) => [c, c])))),
     h('button', { type: 'submit' }, t('addCustom')), status);
 
   // The browser's own checks (required, ranges) run first; the core's answer the rest.

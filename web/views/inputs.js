@@ -2,8 +2,8 @@
 // parameter count), the workload tabs, and every field of fields.js that the tab uses, the rarely
 // changed ones folded into <details>. Edits go out through onChange; nothing is computed here.
 import { h, replace, uid } from '../dom.js';
-import { FIELDS, TASKS, appliesTo } from '../fields.js';
-import { compact, int, kib, t } from '../i18n.js';
+import { FIELDS, appliesTo } from '../fields.js';
+import { compact, errorMessage, errorText, int, kib, t } from '../i18n.js';
 import { fieldControl } from './controls.js';
 import { hubId, hubPanel } from '../hub.js';
 
@@ -13,10 +13,13 @@ export function inputsView(root, { catalog, onChange, onModel, onTask }) {
   let controls = [];
   let model = null;
   let builtFor = '';
+  // An error that no input of the page owns (the input as a whole, a key the page has no control
+  // for): it goes here, at the top of the inputs, once.
+  const general = h('p', { class: 'error-box', role: 'alert', hidden: true });
 
   function build(scenario) {
     model = modelSection(catalog, onModel);
-    const tabs = taskTabs(scenario.task, onTask);
+    const tabs = taskTabs(catalog.tasks, scenario.task, onTask);
     const groups = Object.fromEntries(GROUPS.map((g) => [g, []]));
     controls = FIELDS.filter((f) => f.group !== 'cost' && appliesTo(f, scenario.task)).map((f) => {
       const c = fieldControl(f, { catalog, task: scenario.task, onChange });
@@ -28,7 +31,7 @@ export function inputsView(root, { catalog, onChange, onModel, onTask }) {
       groups.training.length > 0 && h('fieldset', {}, h('legend', {}, t('group.training')), h('div', { class: 'grid' }, groups.training)),
       h('fieldset', {}, h('legend', {}, t('group.hardware')), h('div', { class: 'grid' }, groups.hardware)),
       h('details', { class: 'advanced' }, h('summary', {}, t('group.advanced')), h('div', { class: 'grid' }, groups.advanced)));
-    replace(root,
+    replace(root, general,
       h('section', { class: 'card', 'aria-labelledby': 'model-h' }, h('h2', { id: 'model-h' }, t('sec.model')), model.el),
       h('section', { class: 'card', 'aria-labelledby': 'workload-h' }, h('h2', { id: 'workload-h' }, t('sec.workload')), tabs, panel));
   }
@@ -43,13 +46,21 @@ export function inputsView(root, { catalog, onChange, onModel, onTask }) {
     },
     // A core error {field, message} goes under the control it is about (the results show it too).
     showError(error) {
-      model.setError(error?.field.startsWith('model') ? error : null);
+      const path = error?.field.replace(/^\[\d+\]\./, '');
+      const isModel = Boolean(path?.startsWith('model'));
+      model.setError(isModel ? error : null);
       for (const c of controls) c.showError(error);
+      // Cost keys (pricing, filters, load) have their controls in the ranking section.
+      const cost = FIELDS.some((f) => f.group === 'cost' && (path === f.key || path?.startsWith(`${f.key}.`)))
+        || /^(pricing|filters|load)\b/.test(path ?? '');
+      const placed = !error || isModel || cost || controls.some((c) => c.owns(error));
+      general.textContent = placed ? '' : errorText(error);
+      general.hidden = placed;
     },
   };
 }
 
-function taskTabs(current, onTask) {
+function taskTabs(TASKS, current, onTask) {
   const buttons = TASKS.map((task) => h('button', {
     type: 'button', role: 'tab', id: `tab-${task}`, 'aria-selected': String(task === current),
     'aria-controls': 'task-panel', tabindex: task === current ? 0 : -1, onclick: () => onTask(task),
@@ -75,9 +86,20 @@ function modelSection(catalog, onModel) {
   const preset = h('input', { id: ids.preset, list: ids.list, autocomplete: 'off', spellcheck: 'false',
     'aria-describedby': `${ids.preset}-h ${error.id}` });
   const byName = new Map(catalog.models.flatMap((m) => [[m.id, m.id], [m.name.toLowerCase(), m.id]]));
+  // `typing`: the box holds the user's unfinished text, which a recompute must not overwrite; a
+  // new link (hashchange) ends it, as does committing (change) or leaving the box.
+  let typing = false;
+  let last;
   preset.addEventListener('focus', () => preset.select());
+  preset.addEventListener('blur', () => { typing = false; });
+  window.addEventListener('hashchange', () => {
+    typing = false;
+    if (preset.isConnected && last !== undefined) sync(last);
+  });
+  preset.addEventListener('input', () => { typing = true; });
   preset.addEventListener('input', () => { if (byName.has(preset.value.toLowerCase())) onModel(byName.get(preset.value.toLowerCase())); });
   // On commit (Enter, blur) even an unknown name goes to the core, which names the problem.
+  preset.addEventListener('change', () => { typing = false; });
   preset.addEventListener('change', () => onModel(byName.get(preset.value.toLowerCase()) ?? preset.value.trim()));
   const facts = h('p', { class: 'hint facts', id: `${ids.preset}-h` });
   // A Hub id that is no preset: its fetched config.json becomes the model, shown in the config.json tab.
@@ -91,7 +113,7 @@ function modelSection(catalog, onModel) {
     try {
       onModel({ hf_config: JSON.parse(text) });
     } catch (e) {
-      show({ field: 'model.hf_config', message: t('configJson', { msg: e.message }) });
+      show({ field: 'model.hf_config', page: t('configJson', { msg: e.message }) });
     }
   };
   config.addEventListener('input', () => readConfig(config.value));
@@ -133,8 +155,11 @@ function modelSection(catalog, onModel) {
     for (const [m, panel] of Object.entries(panels)) panel.hidden = m !== mode;
     for (const r of radios) r.firstChild.checked = r.firstChild.value === mode;
   }
+  // Under the model box: the message alone, or with config.json's key when it is about one.
   function show(err) {
-    error.textContent = err ? `${err.field}: ${err.message}` : '';
+    const path = err?.field.replace(/^\[\d+\]\./, '');
+    const text = !err ? '' : err.page ?? (/^model\.hf_config\./.test(path) ? errorText(err) : errorMessage(err));
+    error.textContent = text;
     error.hidden = !err;
     hub.show(err?.field === 'model' ? hubId(preset.value) : null);
     for (const input of [preset, config, params]) input.toggleAttribute('aria-invalid', Boolean(err));
@@ -144,16 +169,20 @@ function modelSection(catalog, onModel) {
     el: h('div', {}, h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': t('sec.model') }, radios),
       Object.values(panels), error),
     setError: show,
-    sync(m) {
-      if (!panels[mode].contains(document.activeElement)) setMode(modeOf(m));
-      if (typeof m === 'string' && document.activeElement !== preset) preset.value = m;
-      if (m?.hf_config && document.activeElement !== config) config.value = JSON.stringify(m.hf_config, null, 2);
-      if (m?.params !== undefined && document.activeElement !== params) params.value = String(m.params / 1e9);
-      const info = typeof m === 'string' && catalog.models.find((x) => x.id === m);
-      facts.textContent = info ? t('modelFacts', {
-        params: compact(info.params), layers: int(info.layers), heads: int(info.heads), kv: int(info.kv_heads),
-        kvtok: kib(info.kv_bytes_per_token_bf16),
-      }) : t('h.model');
-    },
+    sync,
   };
+  function sync(m) {
+    last = m;
+    if (!panels[mode].contains(document.activeElement)) setMode(modeOf(m));
+    // Unless the user is typing in it, the box shows the scenario's model: a link or a table
+    // cell that names another model (or none by preset) leaves no stale name behind.
+    if (!typing) preset.value = typeof m === 'string' ? m : '';
+    if (m?.hf_config && document.activeElement !== config) config.value = JSON.stringify(m.hf_config, null, 2);
+    if (m?.params !== undefined && document.activeElement !== params) params.value = String(m.params / 1e9);
+    const info = typeof m === 'string' && catalog.models.find((x) => x.id === m);
+    facts.textContent = info ? t('modelFacts', {
+      params: compact(info.params), layers: int(info.layers), heads: int(info.heads), kv: int(info.kv_heads),
+      kvtok: kib(info.kv_bytes_per_token_bf16),
+    }) : t('h.model');
+  }
 }

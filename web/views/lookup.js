@@ -7,27 +7,36 @@
 // core tens of milliseconds, so it is folded away, computed on opening, and recomputed a moment
 // after the inputs settle rather than on every keystroke.
 import { h, replace, uid } from '../dom.js';
-import { fixed, gib, has, int, money, t } from '../i18n.js';
+import { errorText, fixed, getLang, gib, has, int, money, reason, t } from '../i18n.js';
 import { download, toCsv } from '../export.js';
 import { forTask, set } from '../state.js';
+import { field as fieldOf } from '../fields.js';
+import { optionLabel } from './controls.js';
 import { errorBox } from './results.js';
 
 const SETTLE_MS = 250;
 const GB = 1e9;
 
-// What the user changed in the table, kept across re-renders and language switches.
-const edits = { columns: {}, applyContext: false };
+// What the user changed in the table, kept across re-renders and language switches, and whether
+// the table is open (a language switch rebuilds the views: it must not fold the table away).
+const edits = { columns: {}, applyContext: false, open: false };
 
-// The editable settings of a column, by kind: [key (dotted), input kind, choices].
-const SETTINGS = {
-  serving: [['batch', 'int'], ['seq_len', 'int'], ['output_tokens', 'int'], ['kv_cache', 'choice', ['bf16', 'fp8', 'int8', 'int4']]],
-  training: [['batch', 'int'], ['seq_len', 'int'], ['training.lora_rank', 'int'],
-    ['training.optimizer', 'choice', ['adamw', 'adamw-8bit', 'paged-adamw-8bit', 'sgd', 'adafactor']],
-    ['training.grad_checkpointing', 'choice', ['full', 'selective', 'none']],
-    ['training.zero', 'choice', [0, 1, 2, 3]], ['training.master_weights', 'bool'],
-    ['training.offload_optimizer', 'bool'], ['training.tokens', 'number']],
-};
+// The settings a column shows: the keys the core lets a column set (catalog.table_settings), less
+// the ones that are the column's identity (its task's format and engine) and the rare ones the
+// inputs column has under "advanced"; each edited through the same field definition as the inputs
+// (fields.js: kind, choices from the catalog).
+const IDENTITY = new Set(['weights', 'engine', 'prompt_tokens', 'flash_attention', 'training.grad_accum',
+  'training.offload_params', 'training.lora_targets']);
+const settingsOf = (catalog, kind) => (catalog.table_settings?.[kind] ?? []).filter((key) => !IDENTITY.has(key))
+  .map((key) => {
+    const f = fieldOf(key) ?? { key, kind: 'int' };
+    const choices = f.options?.(catalog, kind === 'serving' ? 'inference' : 'full');
+    return [key, f.kind === 'bool' ? 'bool' : choices ? 'choice' : f.kind === 'num' ? 'number' : 'int', choices, f];
+  });
 const get = (obj, key) => key.split('.').reduce((o, part) => o?.[part], obj);
+
+// The guides a cell's rule of thumb comes from, in Chinese (table.cpp seed_rule names them).
+const SEED_SOURCES = { "LLaMA-Factory's table": 'LLaMA-Factory 的显存表', "EleutherAI's Transformer Math": 'EleutherAI《Transformer Math 101》' };
 
 // The table's input: the page's market keys, the column edits, and the page's context if asked.
 export function tableInput(priced, { columns, applyContext }) {
@@ -44,11 +53,10 @@ export function tableInput(priced, { columns, applyContext }) {
 export function lookupView(root, { catalog, onLoad, compute }) {
   const gpuName = (id) => catalog.gpus.find((g) => g.id === id)?.name.replace(/^NVIDIA /, '') ?? id;
   const body = h('div', { class: 'lookup-body' });
-  const details = h('details', { ontoggle: () => details.open && draw() },
+  const details = h('details', { open: edits.open, ontoggle: () => { edits.open = details.open; if (details.open) draw(); } },
     h('summary', {}, h('h2', { id: 'table-h' }, t('sec.table'))), body);
   replace(root, details);
   let timer = 0;
-  let market = {};  // the page's pricing and filters, for the scenario a cell loads
 
   // The core's English heading; Chinese from i18n (wl.* for the columns whose wording is unchanged).
   const columnLabel = (col) => [`tbl.col.${col.id}`, `wl.${col.id}`].map((k) => has(k) && t(k)).find(Boolean) || col.label;
@@ -57,7 +65,7 @@ export function lookupView(root, { catalog, onLoad, compute }) {
     return m.kind === 'price_per_hour' ? t('tbl.perHour', { v }) : m.kind === 'job_cost' ? t('tbl.job', { v }) : t('tbl.perMillion', { v });
   };
   const cellLines = (cell) => {
-    if (cell.error) return [t('cellError', { msg: `${cell.error.field}: ${cell.error.message}` })];
+    if (cell.error) return [t('cellError', { msg: errorText(cell.error) })];
     if (!cell.fits) return [t('noneFits')];
     return [`${cell.gpus} × ${gpuName(cell.gpu)}`, t('tbl.perGpu', { v: gib(cell.per_gpu_bytes) }), measureValue(cell.measure)];
   };
@@ -72,16 +80,11 @@ export function lookupView(root, { catalog, onLoad, compute }) {
   };
   // Where a guide's rule of thumb falls short of this cell, in one line.
   const seedLine = (n) => t(n.seed.verdict === 'below_weights' ? 'tbl.flagWeights' : 'tbl.flagShort', {
-    src: n.seed.source, rule: n.seed.rule, v: fixed(n.seed.bytes / GB, 1), w: fixed(n.weights_bytes / GB, 1),
+    src: (getLang() === 'zh' && SEED_SOURCES[n.seed.source]) || n.seed.source,
+    rule: getLang() === 'zh' ? n.seed.rule.replace(/ x weights$/, ' × 权重') : n.seed.rule, v: fixed(n.seed.bytes / GB, 1), w: fixed(n.weights_bytes / GB, 1),
     pct: int(100 * (1 - n.seed.bytes / n.plan_bytes)) });
-  // The scenario the core ranked for a cell: the column's settings, the row's model, the plan's layout.
-  const scenarioOf = (row, col, cell) => {
-    let s = { ...structuredClone(col.settings), ...structuredClone(market), model: row.model };
-    const p = cell.plan;
-    Object.assign(s, { gpu: p.gpu, gpus: p.gpus, tp: p.tp, pp: p.pp });
-    if (s.task !== 'inference') s = set(s, 'training.zero', p.zero);
-    return forTask(s);
-  };
+  // The scenario the core ranked for a cell, laid out as its plan (the table answer's cell.scenario).
+  const scenarioOf = (cell) => forTask(structuredClone(cell.scenario));
 
   const edit = (col, key, value) => {
     const next = set(edits.columns[col.id] ?? {}, key, value);
@@ -89,7 +92,7 @@ export function lookupView(root, { catalog, onLoad, compute }) {
     else delete edits.columns[col.id];
     draw();
   };
-  function settingInput(col, [key, kind, choices]) {
+  function settingInput(col, [key, kind, choices, f]) {
     if (key === 'training.lora_rank' && col.settings.training?.lora_rank === undefined) return null;
     const id = uid('tbl');
     const value = get(col.settings, key);
@@ -108,7 +111,7 @@ export function lookupView(root, { catalog, onLoad, compute }) {
           const v = e.target.value;
           edit(col, key, v === '' ? undefined : typeof choices[0] === 'number' ? Number(v) : v);
         } },
-      auto, choices.map((c) => h('option', { value: String(c), selected: c === value }, String(c)))));
+      auto, choices.map((c) => h('option', { value: String(c), selected: c === value }, optionLabel(f, c, catalog)))));
     }
     return h('div', { class: 'field' }, label, h('input', {
       id, type: 'number', class: 'num', min: kind === 'number' ? '0' : '1', step: kind === 'number' ? 'any' : '1',
@@ -127,16 +130,13 @@ export function lookupView(root, { catalog, onLoad, compute }) {
     columns.map((col) => h('fieldset', { class: 'lookup-column', 'data-column': col.id },
       h('legend', {}, columnLabel(col)),
       h('p', { class: 'hint' }, t('tbl.chosenBy', { m: measureName(col.measure) })),
-      h('div', { class: 'grid' }, SETTINGS[col.kind].map((spec) => settingInput(col, spec)),
+      h('div', { class: 'grid' }, settingsOf(catalog, col.kind).map((spec) => settingInput(col, spec)),
         edits.columns[col.id] && h('div', { class: 'field field-bool' }, h('button', { type: 'button', class: 'small',
           onclick: () => { delete edits.columns[col.id]; draw(); } }, t('tbl.resetColumn')))))));
 
   function draw() {
     clearTimeout(timer);
-    const result = compute((priced) => {
-      market = Object.fromEntries(['pricing', 'filters', 'headroom'].filter((k) => priced[k] !== undefined).map((k) => [k, priced[k]]));
-      return tableInput(priced, edits);
-    });
+    const result = compute((priced) => tableInput(priced, edits));
     details.removeAttribute('aria-busy');
     if (result.error) {
       const field = result.error.field;
@@ -167,10 +167,10 @@ export function lookupView(root, { catalog, onLoad, compute }) {
             const lines = cellLines(cell).map((line) => h('span', {}, line));
             const note = cell.note && noteText(cell.note);
             const flagged = cell.note?.seed && cell.note.seed.verdict !== 'covers';
-            const title = [cell.reason, note].filter(Boolean).join('\n');
+            const title = [reason(cell, gpuName(cell.gpu)), note].filter(Boolean).join('\n');
             if (flagged) lines.push(h('small', { class: 'hint seed-note' }, seedLine(cell.note)));
             return h('td', { class: cell.fits ? 'ok' : 'bad', title: title || null, 'data-column': columns[i].id }, cell.fits
-              ? h('button', { type: 'button', class: 'cell', onclick: () => onLoad(scenarioOf(row, columns[i], cell)) }, lines)
+              ? h('button', { type: 'button', class: 'cell', onclick: () => onLoad(scenarioOf(cell)) }, lines)
               : lines);
           })))))));
   }

@@ -8,8 +8,8 @@
 import { h, replace, uid } from '../dom.js';
 import { download } from '../export.js';
 import { load, persistent, save, setAside } from '../storage.js';
-import { t } from '../i18n.js';
-import { exportForm, readBook, readImport, storedForm, why } from '../book.js';
+import { errorMessage, getLang, providerName, sourceText, t } from '../i18n.js';
+import { exportForm, readBook, readImport, storedForm } from '../book.js';
 import { customSection } from './custom.js';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -59,10 +59,15 @@ export function pricesView(root, { catalog, onPrices, checkBook }) {
     onDelete: (instance) => commit(overrides, custom.filter((c) => c !== instance)),
   });
 
-  // The core's refusal, its field named as in the exported file (custom_instances[2].gpu).
+  // The core's refusal of a typed price or an added instance, in the page's language: the
+  // message alone at a price (it stands at its input), with the form's label for an instance.
+  const FORM_LABELS = { instance: 'p.instance', gpu: 'col.gpu', gpus_per_instance: 'p.perInstance', price_per_hour: 'p.price',
+    currency: 'f.pricing.currency', provider: 'p.provider', region: 'p.region' };
   function problem(pricing) {
-    const result = checkBook(pricing);
-    return result.error ? why(result.error) : null;
+    const { error } = checkBook(pricing);
+    if (!error) return null;
+    const key = error.field.match(/^pricing\.custom_instances\[\d+\]\.(\w+)$/)?.[1];
+    return key && FORM_LABELS[key] ? t('inputError', { field: t(FORM_LABELS[key]), msg: errorMessage(error) }) : errorMessage(error);
   }
 
   // Storage keeps the applied entries and the ones set aside (book.js storedForm).
@@ -113,14 +118,17 @@ export function pricesView(root, { catalog, onPrices, checkBook }) {
     const reset = h('button', { type: 'button', class: 'small', onclick: () => { showError(null); setPrice(inst.instance, ''); },
       'aria-label': t('resetPrice', { name: inst.instance }) }, t('reset'));
     const tr = h('tr', {},
-      h('td', {}, inst.provider), h('th', { scope: 'row' }, inst.instance), h('td', {}, inst.region),
+      h('td', {}, providerName(inst.provider_id, inst.provider)), h('th', { scope: 'row' }, inst.instance), h('td', {}, inst.region),
       h('td', {}, `${inst.gpus_per_instance} × ${catalog.gpus.find((g) => g.id === inst.gpu)?.name ?? inst.gpu}`),
       h('td', { class: 'num' }, input, ' ', inst.currency, error), h('td', {}, reset),
-      h('td', { class: 'date' }, inst.price_date),
-      h('td', { class: 'source', title: inst.source }, inst.source));
+      // A date the source did not state is said so in the page's language (the catalog's words
+      // are in docs/catalog.md).
+      h('td', { class: 'date' }, getLang() === 'en' ? inst.price_date
+        : inst.price_date.match(/\d{4}-\d{2}(-\d{2})?/)?.[0] ?? t('dateUnknown')),
+      h('td', { class: 'source', title: sourceText(inst.source) }, sourceText(inst.source)));
     return {
       tr,
-      text: `${inst.provider} ${inst.instance} ${inst.region} ${inst.gpu}`.toLowerCase(),
+      text: `${inst.provider} ${providerName(inst.provider_id, inst.provider)} ${inst.instance} ${inst.region} ${inst.gpu}`.toLowerCase(),
       sync() {
         const price = overrides[inst.instance] ?? inst.price_per_hour;
         if (document.activeElement !== input) input.value = String(price);

@@ -2,10 +2,10 @@
 // rank() as a sortable table, CSV export. Until the core has rank(), its message is shown instead.
 import { h, replace } from '../dom.js';
 import { FIELDS } from '../fields.js';
-import { gib, hours, int, money, t, warning } from '../i18n.js';
+import { getLang, gib, hours, int, money, providerName, reason, sourceText, t, warning } from '../i18n.js';
 import { download, toCsv } from '../export.js';
 import { fieldControl } from './controls.js';
-import { errorBox } from './results.js';
+import { errorBox, markStale } from './results.js';
 
 const FIRST_ROWS = 15;  // the rest on request: 130-odd rows would bury the page
 const speed = (p) => p.throughput?.decode_tokens_per_s || p.throughput?.train_tokens_per_s;
@@ -24,7 +24,7 @@ function linkText(p) {
 }
 
 const COLUMNS = [
-  { key: 'instance', value: (p) => `${p.provider} ${p.instance}` },
+  { key: 'instance', value: (p) => `${providerName(p.provider_id, p.provider)} ${p.instance}` },
   { key: 'load', num: true, value: (p) => p.load?.cost_per_million_tokens,
     text: (p) => `${money(p.load.cost_per_million_tokens, p.currency)} · ${t('replicas', { n: p.load.replicas, b: p.load.concurrency_per_replica })}` },
   { key: 'cost_per_million_tokens', num: true, value: (p) => p.cost_per_million_tokens,
@@ -40,6 +40,14 @@ const COLUMNS = [
   { key: 'parallel', value: (p) => p.tp * p.pp, text: (p) => `${p.tp} · ${p.pp} · ${p.zero}` },
   { key: 'links', value: linkText },
 ];
+
+// The price's date and source under the instance: in Chinese the date (or that none is stated) and
+// the source's short name (its repository and file), the citation's English gloss left to the docs.
+function priceSource(p) {
+  if (getLang() === 'en') return `${p.price_date ?? ''} · ${p.price_source ?? ''}`;
+  const date = p.price_date?.match(/\d{4}-\d{2}(-\d{2})?/)?.[0] ?? t('dateUnknown');
+  return `${date} · ${sourceText(p.price_source)}`;
+}
 
 export function rankingView(root, { catalog, onChange, onPlan }) {
   let sort = null;  // {key, dir}; null keeps the core's order (cheapest first)
@@ -72,15 +80,15 @@ export function rankingView(root, { catalog, onChange, onPlan }) {
     return h('div', { class: 'scroll' }, h('table', { class: 'data ranking' },
       h('thead', {}, h('tr', {}, columns.map(header))),
       h('tbody', {}, rows.map((p) => h('tr', { class: p.fits === false ? 'bad' : '', 'aria-current': p.instance === chosen ? 'true' : null,
-        title: p.reason ?? null }, columns.map((col) => {
+        title: reason(p, gpuName(catalog, p.gpu)) }, columns.map((col) => {
         const text = col.value(p) == null ? '—' : col.text ? col.text(p, catalog) : String(col.value(p));
         // The instance picks the plan for the launch commands; provider, region and the price's
         // date and source go under it, and the user's own instances say so.
         return col.key === 'instance'
           ? h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', onclick: () => onPlan(p),
             'aria-label': t('pickPlan', { name: p.instance }) }, p.instance),
-          h('span', { class: 'sub', title: `${p.price_date ?? ''} · ${p.price_source ?? ''}` },
-            [p.provider_id === 'custom' && t('customTag'), p.provider, p.region].filter(Boolean).join(' · ')),
+          h('span', { class: 'sub', title: priceSource(p) },
+            [p.provider_id === 'custom' && t('customTag'), providerName(p.provider_id, p.provider), p.region].filter(Boolean).join(' · ')),
           p.provider_id !== 'custom' && !(p.instance in overrides) && !DATED.test(p.price_date ?? '') &&
             h('span', { class: 'sub price-undated', title: p.price_date ?? '' }, t('priceUndated')),
           p.warning_details?.length > 0 && h('span', { class: 'sub plan-warn', 'data-codes': p.warning_details.map((w) => w.code).join(' ') },
@@ -95,13 +103,24 @@ export function rankingView(root, { catalog, onChange, onPlan }) {
     root.querySelector(`[data-col="${key}"]`)?.focus();  // the header was redrawn: keep keyboard focus
   }
 
+  let drawn = false;  // a ranking is on show (kept, marked stale, while an input is in error)
   function draw() {
     if (ranking.error) {
-      replace(body, ranking.error.field === 'command'
-        ? h('p', { class: 'unavailable' }, t('unavailable', { msg: ranking.error.message }))
-        : errorBox(ranking.error));
+      // The message stands at its input: the workload's in the inputs column (inputs.js), the
+      // cost keys' under this section's controls; a cost key without a control of its own
+      // (load as a whole) gets it here. The last ranking stays, marked stale.
+      const e = ranking.error;
+      const path = e.field.replace(/^\[\d+\]\./, '');
+      const here = /^(pricing|filters|load)\b/.test(path) && !controls.some((c) => c.owns(e));
+      root.querySelector(':scope .ranking-error')?.remove();
+      if (here) body.before(h('div', { class: 'ranking-error' }, errorBox(e)));
+      if (drawn) markStale(body, true);
+      else replace(body);
       return;
     }
+    root.querySelector(':scope .ranking-error')?.remove();
+    markStale(body, false);
+    drawn = true;
     const plans = ranking.plans;
     replace(body,
       h('div', { class: 'toolbar' }, h('p', { class: 'hint' }, plans.length ? t('plans', { n: plans.length }) : t('noPlans')),

@@ -12,7 +12,14 @@ struct ApiResult {
   nlohmann::json value;       // the answer when ok
   std::string error_field;    // when !ok: the dotted field ("[2].training.zero" inside an array)
   std::string error_message;
+  std::string error_code;     // when !ok and the message has one (docs/errors.md): its stable id
+  nlohmann::json error_values = nlohmann::json::object();  // the figures and names it embeds
 };
+
+// {"field", "message"} plus "code" and "values" where the error has them: the one error object
+// of the wasm module and of table cells.
+nlohmann::json error_json(const std::string& field, const std::string& message, const std::string& code,
+                          const nlohmann::json& values);
 
 // Commands: "estimate", "rank" (planner.h), "takes" (planner.h what_it_takes), "table" (table.h),
 // the catalog listings "models", "gpus", "instances" (input ignored), and "resolve" (a typed model

@@ -51,7 +51,9 @@ Estimate estimate(const Scenario& s);
 std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu);
 // Why the engine cannot run the weight format on this card at all ("" when it can): the
 // planner drops such plans; estimate warns.
-std::string unsupported_reason(const Scenario& s, const Gpu& gpu);
+// `kind`, when given, gets the reason's code (docs/errors.md, format_unsupported): "awq_volta", "fp8_old",
+// "fp4_old", "nvfp4_amd" or "".
+std::string unsupported_reason(const Scenario& s, const Gpu& gpu, std::string* kind = nullptr);
 
 nlohmann::json to_json(const Estimate& e);
 nlohmann::json to_json(const Warning& w);

@@ -59,6 +59,8 @@ struct Plan {
   std::optional<PlanLoad> load;                   // serving with a `load`
   std::vector<Warning> warnings;                  // slow_network, no_rdma, price_stale, latency_target_unmet
   std::string reason;                             // why it does not fit
+  std::string reason_code;                        // its stable id (docs/errors.md, "Reasons")
+  nlohmann::json reason_values = nlohmann::json::object();  // the figures and names it embeds
 };
 
 // What it takes on one GPU type: the fewest GPUs (and their layout) that fit, on nodes of 8 with the
@@ -73,6 +75,8 @@ struct GpuTakes {
   double per_gpu_bytes = 0;  // of that layout (or of the closest one when none fits)
   double usable_bytes = 0;
   std::string reason;        // why none fits (format unsupported, beyond max_gpus)
+  std::string reason_code;   // its stable id (docs/errors.md, "Reasons")
+  nlohmann::json reason_values = nlohmann::json::object();
 };
 
 // Instances the filters admit (providers, gpus, the scenario's gpu, on-demand billing): the

@@ -34,6 +34,7 @@ struct Warning {
   std::string code;     // "bf16_unsupported", "params_only_model", ...
   std::string field;    // the scenario field it is about
   std::string message;  // English text
+  nlohmann::json values = nlohmann::json::object();  // the figures and names the text embeds (docs/errors.md)
 };
 
 struct Training {
@@ -107,6 +108,11 @@ struct Scenario {
 
   int64_t dp() const { return gpus / (tp * pp); }
 };
+
+// The ids each choice of a scenario takes, for the page's selects (catalog_json):
+// {"tasks", "engines": {"inference", "training"}, "optimizers", "checkpointing", "lora_targets",
+//  "zero_stages", "currencies"}.
+nlohmann::json scenario_choices_json();
 
 // Parses and validates one scenario object. Throws InputError naming the field.
 Scenario parse_scenario(const nlohmann::json& input);

@@ -20,6 +20,10 @@ struct Workload {
 };
 
 const std::vector<Workload>& table_workloads();
+
+// The keys a column's overrides may set, per kind, dotted ("training.zero"): {"serving": [...],
+// "training": [...]} (the page edits these; catalog_json).
+nlohmann::json table_settings_json();
 const std::vector<std::string>& table_default_models();
 
 // Input (every key optional):
