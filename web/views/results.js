@@ -45,7 +45,7 @@ export function memoryCard(scenario, estimate, gpu) {
   card.append(
     h('p', { class: 'headline' }, h('output', { class: 'big num', id: 'per-gpu' }, gib(need))),
     h('p', { class: `verdict ${!gpu ? '' : fit.fits ? 'ok' : 'bad'}`, id: 'verdict' }, verdict),
-    estimate.remedies?.length > 0 && remedies(estimate.remedies, gpu),
+    estimate.remedies?.length > 0 ? remedies(estimate.remedies, gpu) : '',  // native append() would print "false"
     memoryBar(memory.breakdown, fit?.memory_bytes, gpu && t('capacity', { gpu: gpu.name, cap: gib(fit.memory_bytes) })),
     legend(memory.breakdown, need),
     h('dl', { class: 'facts' },
