@@ -54,8 +54,6 @@ export function prerender(core) {
         if (el.style['--at']) out.css += `.pre-${lang} .cap-label{--at:${el.style['--at']}}`;
       }
       card.classList.add('prerendered');
-      const big = [...card.walk()].find((el) => (el.getAttribute('class') ?? '').split(' ').includes('big'));
-      big.setAttribute('elementtiming', 'first-figure');
       out.card[lang] = card.html();
       out.fits[lang] = `<p class="hint">${escape(t('embedFits', { n: fitting.length, of: catalog.gpus.length,
         smallest: smallest ? `${smallest.name} (${gib(smallest.memory_bytes)})` : '—' }))}</p>`;

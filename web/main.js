@@ -116,6 +116,7 @@ function update() {
   const hash = toHash(scenario);
   if (!estimate.error) history.replaceState(null, '', hash ? `#${hash}` : location.pathname);
   if (firstFigure) {
+    // The first figure the core computed (scripts/bench-page times its paint from here).
     firstFigure = false;
     performance.mark('gpusizer-first-figure');
   }
