@@ -51,6 +51,10 @@ export function prerender(core) {
         for (const attr of ['id', 'aria-labelledby']) {
           if (el.getAttribute(attr)) el.setAttribute(attr, `${el.getAttribute(attr)}-${lang}`);
         }
+        // The bar's shapes to a hundredth of a unit of its 1000-wide viewBox: the same picture, fewer bytes.
+        if (el.tag === 'rect' || el.tag === 'line') {
+          for (const [k, v] of el.attributes) if (/^-?\d+\.\d{3,}$/.test(v)) el.setAttribute(k, String(Math.round(Number(v) * 100) / 100));
+        }
         if (el.style['--at']) out.css += `.pre-${lang} .cap-label{--at:${el.style['--at']}}`;
       }
       card.classList.add('prerendered');
