@@ -34,8 +34,9 @@ function afterPaint(fn) {
 
 let core;
 try {
-  // The static figure (or the loading line) paints before the core is unpacked and compiled.
-  await new Promise(afterPaint);
+  // The static figure paints before the core is unpacked and compiled (a link with a scenario of
+  // its own has none: html.linked, set by the inline script of scripts/prerender.mjs).
+  if (!document.documentElement.classList.contains('linked')) await new Promise(afterPaint);
   core = await loadCore();
 } catch (error) {
   $('status').textContent = t('loadFailed', { msg: error.message });
@@ -88,6 +89,10 @@ function buildViews() {
 // table and the launch commands describe the page's own layout.
 function withoutLoad(s) { return s?.load ? set(s, 'load', undefined) : s; }
 
+let loaded = false;
+const whenIdle = (fn) => (!loaded && window.requestIdleCallback
+  ? requestIdleCallback(fn, { timeout: 200 }) : setTimeout(fn, 0));
+
 // Stages of one recompute; a newer change abandons the stages left of an older one. html.ready
 // (and, the first time, the 'gpusizer-ready' mark) says every stage is done: tests wait for it.
 let generation = 0;
@@ -129,8 +134,9 @@ function update() {
     views.results.render({ scenario, estimate, fits, takes });
     $('results').classList.remove('stale');
     // Stage 3: the ranking over the catalog and the launch commands; the lookup table follows
-    // the inputs when open.
-    afterPaint(() => {
+    // the inputs when open. On the first load when the browser is idle (the figures above come
+    // first); after a change in the next task, so that the ranking follows within its budget.
+    whenIdle(() => {
       if (gen !== generation) return;
       const priced = withPrices(scenario);
       // The ranking searches every GPU type and layout (the filters narrow it); the page's own GPU
@@ -140,7 +146,8 @@ function update() {
       views.ranking.showError(estimate.error);
       views.lookup.render(scenario);
       views.launch.render(core.launch(plan ? { scenario: withoutLoad(open), plan: { instance: plan.instance } } : { scenario: withoutLoad(priced) }));
-      performance.mark(performance.getEntriesByName('gpusizer-ready').length ? 'gpusizer-updated' : 'gpusizer-ready');
+      performance.mark(loaded ? 'gpusizer-updated' : 'gpusizer-ready');
+      loaded = true;
       document.documentElement.classList.add('ready');
     });
   });
