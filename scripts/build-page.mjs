@@ -4,13 +4,17 @@
 //            of the module (node, other pages);
 //   offline  gpusizer.html: one file with the CSS, the JS, the glue and the wasm inlined, for
 //            file:// (where module scripts from files are blocked) and no network at all.
+// All three pages carry the default scenario's memory card, drawn here by the shipped core and the
+// page's own views in both languages (scripts/prerender.mjs), so the first figure paints before
+// any script has run.
 // esbuild bundles and minifies (a build tool only: nothing of it ships).
 import * as esbuild from 'esbuild';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { LANG_SCRIPT, bothLangs, prerender, scriptHash, staticMarkup } from './prerender.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
@@ -38,11 +42,13 @@ async function main() {
     writeFile(join(dist, 'gpusizer.mjs'), glue),
     writeFile(join(dist, 'gpusizer-wasm.js'), wasmModule),
     writeFile(join(dist, 'gpusizer.wasm'), wasm),
-    copyFile(join(web, 'index.html'), join(dist, 'index.html')),
-    copyFile(join(web, 'embed.html'), join(dist, 'embed.html')),
   ]);
 
-  await checkPair(wasm);
+  const first = prerender(await checkPair(wasm));
+  const index = withFirstFigure(await readFile(join(web, 'index.html'), 'utf8'), first, staticMarkup(first));
+  await writeFile(join(dist, 'index.html'), index);
+  await writeFile(join(dist, 'embed.html'),
+    withFirstFigure(await readFile(join(web, 'embed.html'), 'utf8'), first, staticMarkup(first, first.fits)));
   const common = { bundle: true, format: 'esm', minify: true, target, legalComments: 'none', logLevel: 'warning' };
   await esbuild.build({
     ...common,
@@ -51,6 +57,8 @@ async function main() {
     plugins: [{ name: 'core-beside', setup: (b) => b.onResolve({ filter: CORE_FILES }, (a) => ({ path: a.path, external: true })) }],
   });
   await esbuild.build({ ...common, entryPoints: [join(web, 'app.css')], outfile: join(dist, 'app.css') });
+  // Where the static card's capacity label sits (bar.js sets it through CSSOM on the live one).
+  await writeFile(join(dist, 'app.css'), (await readFile(join(dist, 'app.css'), 'utf8')).trimEnd() + first.css + '\n');
 
   const offline = await esbuild.build({
     ...common,
@@ -66,18 +74,36 @@ async function main() {
     }],
   });
   const css = await readFile(join(dist, 'app.css'), 'utf8');
-  await writeFile(join(dist, 'gpusizer.html'), inline(await readFile(join(web, 'index.html'), 'utf8'),
-    css, offline.outputFiles[0].text));
+  await writeFile(join(dist, 'gpusizer.html'), inline(index, css, offline.outputFiles[0].text));
+}
+
+// The page with the language picker inline in its head (allowed by its hash in the page's CSP),
+// the static figure in place of <!--first-figure-->, and the loading line in both languages.
+function withFirstFigure(html, first, markup) {
+  const marks = ['<!--lang-script-->', '<!--first-figure-->'];
+  for (const mark of marks) if (!html.includes(mark)) throw new Error(`a page in web/ has no ${mark} to replace`);
+  const policy = /(<meta http-equiv="Content-Security-Policy" content="[^"]*script-src 'self')/;
+  if (!policy.test(html)) throw new Error("a page in web/ has no CSP meta tag with script-src 'self'");
+  return html.replace(policy, (m) => `${m} ${scriptHash(LANG_SCRIPT)}`)
+    .replace(marks[0], () => `<script>${LANG_SCRIPT}</script>`)
+    .replace(marks[1], () => markup)
+    .replace('<!--loading-->', () => bothLangs(first.loading));
 }
 
 // The glue and the wasm must come from the same link (their import names are minified): a wasm
 // build running while this script reads them can tear the pair, so instantiate it once here.
 async function checkPair(wasm) {
   const { default: create } = await import(pathToFileURL(join(dist, 'gpusizer.mjs')).href);
-  const core = await create({ wasmBinary: wasm }).catch((error) => {
+  const module = await create({ wasmBinary: wasm }).catch((error) => {
     throw new Error(`build/wasm/gpusizer.mjs and .wasm do not match (a wasm build still running?): ${error}`);
   });
-  JSON.parse(core.catalog());
+  // The shape web/facade.js gives the page, for the calls prerender() makes.
+  const call = (command, input) => JSON.parse(module[command](JSON.stringify(input)));
+  return {
+    catalog: () => JSON.parse(module.catalog()),
+    estimate: (scenario) => call('estimate', scenario),
+    configKeys: (config) => call('config_keys', config),
+  };
 }
 
 // The wasm packed by xz-utils in the .lzma format that web/lzma.js decodes, with the real size
@@ -97,7 +123,7 @@ function inline(html, css, js) {
   const script = js.replace(/<\/(script)/gi, '<\\/$1');
   const style = css.trim();
   const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-  const csp = `default-src 'none'; script-src ${hash(script)} 'wasm-unsafe-eval'; style-src ${hash(style)}; img-src data:; base-uri 'none'; form-action 'none'`;
+  const csp = `default-src 'none'; script-src ${hash(script)} ${scriptHash(LANG_SCRIPT)} 'wasm-unsafe-eval'; style-src ${hash(style)}; img-src data:; base-uri 'none'; form-action 'none'`;
   const stylesheet = '<link rel="stylesheet" href="app.css">';
   const module = '<script type="module" src="app.js"></script>';
   const policy = /<meta http-equiv="Content-Security-Policy" content="[^"]*">/;

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createHash } from 'node:crypto';
 
 export const CSP =
   "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
@@ -34,7 +35,7 @@ export function startServer(dir, port = 0) {
       const body = await readFile(file);
       res.writeHead(200, {
         'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-        'Content-Security-Policy': CSP,
+        'Content-Security-Policy': policyFor(file, body),
         // Public static files, as GitHub Pages serves them: the embed page in a sandboxed
         // iframe has an opaque origin, so its module scripts are cross-origin requests.
         'Access-Control-Allow-Origin': '*',
@@ -47,6 +48,16 @@ export function startServer(dir, port = 0) {
     }
   });
   return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
+}
+
+// A strict host configured for the page: its inline scripts (the language picker that runs
+// before the first paint, scripts/prerender.mjs) allowed by their SHA-256, as the page's own
+// meta tag allows them.
+function policyFor(file, body) {
+  if (extname(file) !== '.html') return CSP;
+  const hashes = [...body.toString('utf8').matchAll(/<script>([^<]*)<\/script>/g)]
+    .map(([, code]) => ` 'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`);
+  return CSP.replace("script-src 'self'", `script-src 'self'${hashes.join('')}`);
 }
 
 function send(res, status, text) {

@@ -21,8 +21,8 @@ export function memoryBar(breakdown, capacityBytes, capacityText) {
     if (total > capacityBytes) svg.append(s('rect', { class: 'over', x: at, y: 0, width: 1000 - at, height: 28 }));
     svg.append(s('line', { class: 'cap-line', x1: at, x2: at, y1: 0, y2: 28, 'vector-effect': 'non-scaling-stroke' }));
     const marker = h('span', { class: 'cap-label' }, capacityText);
-    marker.style.left = `${at / 10}%`;  // CSSOM, which the CSP allows (a style="" attribute it does not)
-    marker.classList.toggle('start', at < 300);
+    // Where the card ends, for app.css to place the label (kept inside the bar whatever its length).
+    marker.style.setProperty('--at', `${at / 10}%`);  // CSSOM, which the CSP allows (a style="" attribute it does not)
     figure.append(marker);
   }
   return figure;

@@ -1,14 +1,16 @@
 // The calculator page: reads the scenario from the link, loads the core once, and on every change
-// recomputes everything (the estimate, the fit on each GPU type, the ranking, the table, the
-// launch commands) and writes the scenario back into the link. Data flows one way: an edit makes a
-// new scenario, the scenario makes the results.
+// recomputes in stages, each painted before the next starts (issue 14): the estimate (the memory
+// card and the inputs), then the fit on each GPU type, then the ranking and the launch commands
+// (and the lookup table, which computes only while open). The pages arrive with the default
+// scenario's memory card drawn at build time (scripts/prerender.mjs); the first stage replaces it.
+// Data flows one way: an edit makes a new scenario, the scenario makes the results.
 import { loadCore } from './facade.js';
 import { fromHash, set, switchTask, toHash } from './state.js';
 import { checkBook, compactModel, intake } from './intake.js';
 import { defaultCurrency, errorMessage, fieldName, getLang, initLang, setEngines, setLang, t } from './i18n.js';
 import { h, replace } from './dom.js';
 import { inputsView } from './views/inputs.js';
-import { resultsView } from './views/results.js';
+import { memoryCard, resultsView } from './views/results.js';
 import { rankingView } from './views/ranking.js';
 import { pricesView } from './views/prices.js';
 import { lookupView } from './views/lookup.js';
@@ -21,8 +23,20 @@ const link = fromHash(location.hash);
 initLang(link.lang);
 translateStatic();
 
+// Runs fn once the current state has been painted (a frame, then a task); in a background tab,
+// where frames do not come, after a timeout.
+function afterPaint(fn) {
+  let done = false;
+  const once = () => { if (!done) { done = true; fn(); } };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 100);
+}
+
 let core;
 try {
+  // The static figure paints before the core is unpacked and compiled (a link with a scenario of
+  // its own has none: html.linked, set by the inline script of scripts/prerender.mjs).
+  if (!document.documentElement.classList.contains('linked')) await new Promise(afterPaint);
   core = await loadCore();
 } catch (error) {
   $('status').textContent = t('loadFailed', { msg: error.message });
@@ -76,28 +90,68 @@ function buildViews() {
 // table and the launch commands describe the page's own layout.
 function withoutLoad(s) { return s?.load ? set(s, 'load', undefined) : s; }
 
+let loaded = false;
+const whenIdle = (fn) => (!loaded && window.requestIdleCallback
+  ? requestIdleCallback(fn, { timeout: 200 }) : setTimeout(fn, 0));
+
+// Stages of one recompute; a newer change abandons the stages left of an older one. html.ready
+// (and, the first time, the 'gpusizer-ready' mark) says every stage is done: tests wait for it.
+let generation = 0;
+let firstFigure = true;
 function update() {
+  const gen = ++generation;
+  document.documentElement.classList.remove('ready');
   const own = withoutLoad(scenario);
+  // Stage 1: the estimate. The memory card takes the place of the one drawn before (the static
+  // one, or the last answer's); the cards below it stay, dimmed, until stage 2 redraws them.
   const estimate = core.estimate(own);
-  const fits = estimate.error ? null : core.estimate(catalog.gpus.map((g) => ({ ...own, gpu: g.id })));
-  // What it takes on each GPU type: the fewest GPUs and their layout (the page's GPU count aside).
-  const takes = estimate.error ? null : core.takes(['gpu', 'gpus'].reduce((s, key) => set(s, key, undefined), own));
-  const priced = withPrices(scenario);
-  // The ranking searches every GPU type and layout (the filters narrow it); the page's own GPU
-  // and layout are for the estimate above.
-  const open = ['gpu', 'gpus', 'tp', 'pp'].reduce((s, key) => set(s, key, undefined), priced);
+  const gpu = catalog.gpus.find((g) => g.id === scenario.gpu);
   views.inputs.render(scenario);
-  views.ranking.render(scenario, core.rank({ ...open, today: new Date().toISOString().slice(0, 10) }), plan?.instance);
   views.inputs.showError(estimate.error);
-  views.ranking.showError(estimate.error);
-  views.results.render({ scenario, estimate, fits, takes });
-  views.lookup.render(scenario);
-  views.launch.render(core.launch(plan ? { scenario: withoutLoad(open), plan: { instance: plan.instance } } : { scenario: withoutLoad(priced) }));
+  const card = memoryCard(scenario, estimate, gpu);
+  const shown = $('results').querySelector(':scope > .card.memory');
+  if (shown) {
+    shown.replaceWith(card);
+    $('results').classList.add('stale');
+  } else {
+    replace($('results'), card);
+  }
   showNotice();
   current = { scenario, estimate };
   // Only a scenario the core accepts goes into the link: a shared link always opens.
   const hash = toHash(scenario);
   if (!estimate.error) history.replaceState(null, '', hash ? `#${hash}` : location.pathname);
+  if (firstFigure) {
+    // The first figure the core computed (scripts/bench-page times its paint from here).
+    firstFigure = false;
+    performance.mark('gpusizer-first-figure');
+  }
+  // Stage 2: the fit on every GPU type and what each takes.
+  afterPaint(() => {
+    if (gen !== generation) return;
+    const fits = estimate.error ? null : core.estimate(catalog.gpus.map((g) => ({ ...own, gpu: g.id })));
+    // What it takes on each GPU type: the fewest GPUs and their layout (the page's GPU count aside).
+    const takes = estimate.error ? null : core.takes(['gpu', 'gpus'].reduce((s, key) => set(s, key, undefined), own));
+    views.results.render({ scenario, estimate, fits, takes });
+    $('results').classList.remove('stale');
+    // Stage 3: the ranking over the catalog and the launch commands; the lookup table follows
+    // the inputs when open. On the first load when the browser is idle (the figures above come
+    // first); after a change in the next task, so that the ranking follows within its budget.
+    whenIdle(() => {
+      if (gen !== generation) return;
+      const priced = withPrices(scenario);
+      // The ranking searches every GPU type and layout (the filters narrow it); the page's own GPU
+      // and layout are for the estimate above.
+      const open = ['gpu', 'gpus', 'tp', 'pp'].reduce((s, key) => set(s, key, undefined), priced);
+      views.ranking.render(scenario, core.rank({ ...open, today: new Date().toISOString().slice(0, 10) }), plan?.instance);
+      views.ranking.showError(estimate.error);
+      views.lookup.render(scenario);
+      views.launch.render(core.launch(plan ? { scenario: withoutLoad(open), plan: { instance: plan.instance } } : { scenario: withoutLoad(priced) }));
+      performance.mark(loaded ? 'gpusizer-updated' : 'gpusizer-ready');
+      loaded = true;
+      document.documentElement.classList.add('ready');
+    });
+  });
 }
 
 // The user's price book rides along as pricing.overrides and pricing.custom_instances; it is
@@ -143,6 +197,3 @@ window.addEventListener('hashchange', () => {
 
 buildViews();
 update();
-// The first full render is done: tests wait for the class, scripts/bench-page reads the mark.
-performance.mark('gpusizer-ready');
-document.documentElement.classList.add('ready');

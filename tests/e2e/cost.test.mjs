@@ -19,7 +19,8 @@ async function open(hash) {
   await ready(page);
   return { page, problems, close: () => context.close() };
 }
-const firstPlan = (page) => page.locator('.ranking tbody tr').first().locator('th button').textContent();
+// After html.ready: the ranking and the launch commands are the last stage of a recompute.
+const firstPlan = async (page) => { await ready(page); return page.locator('.ranking tbody tr').first().locator('th button').textContent(); };
 
 test('the ranking lists plans cheapest first and exports them as CSV', async () => {
   const { page, problems, close } = await open('#seq_len=8192&batch=4');
@@ -61,6 +62,7 @@ test('choosing a plan gives the launch commands for it, and Copy puts one on the
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
   const plan = await firstPlan(page);
   await page.locator('.ranking tbody tr').first().locator('th button').click();
+  await ready(page);
   assert.match(await page.locator('#launch-plan').textContent(), new RegExp(`^For ${plan}:`));
   const vllm = await page.locator('code[data-tool="vllm"]').textContent();
   assert.match(vllm, /^vllm serve meta-llama\/Llama-3\.1-8B/);

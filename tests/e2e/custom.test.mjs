@@ -20,7 +20,8 @@ async function open(hash, locale = 'en-US') {
   return { page, problems, close: () => context.close() };
 }
 const firstRow = (page) => page.locator('.ranking tbody tr').first();
-const firstPlan = (page) => firstRow(page).locator('th button').textContent();
+// After html.ready: the ranking and the launch commands are the last stage of a recompute.
+const firstPlan = async (page) => { await ready(page); return firstRow(page).locator('th button').textContent(); };
 const summary = (page) => page.locator('#prices summary').textContent();
 
 // Fills the form with the keyboard's Enter as the submit.
@@ -47,6 +48,7 @@ test('a custom instance cheaper than all ranks first, marked custom, and stays a
   await ready(page);
   assert.equal(await firstPlan(page), 'my-box');
   await firstRow(page).locator('th button').click();
+  await ready(page);
   assert.match(await page.locator('#launch-plan').textContent(), /^For my-box:/);
 
   // A provider filter keeps them when "Your own instances" is ticked, and drops them otherwise.

@@ -93,7 +93,7 @@ export function rankingView(root, { catalog, onChange, onPlan }) {
             h('span', { class: 'sub price-undated', title: p.price_date ?? '' }, t('priceUndated')),
           p.warning_details?.length > 0 && h('span', { class: 'sub plan-warn', 'data-codes': p.warning_details.map((w) => w.code).join(' ') },
             `⚠ ${p.warning_details.map((w) => warning(w)).join(' · ')}`))
-          : h('td', { class: col.num ? 'num' : '' }, text);
+          : h('td', { class: col.num ? 'num' : '', 'data-label': col.label ? col.label(plans) : t(`p.${col.key}`) }, text);  // the label: for the cards of a narrow screen (app.css)
       }))))), more);
   }
 

@@ -1,0 +1,78 @@
+// The first figure at first paint (issue 14): at build time the shipped core (the wasm module, run
+// by node as tests/wasm do) answers the page's default scenario, and the page's own view code
+// (web/views/results.js, on the small DOM of scripts/lib/static-dom.mjs) draws the memory card
+// (headline figure, fit verdict, bar, breakdown, facts) in English and in Chinese. The pages carry
+// both as static markup; an inline script (LANG_SCRIPT) shows the reader's language before the
+// first paint, and hides both when the link's hash carries a scenario of its own (that link's
+// answer is not the default's). The page's script replaces them once the core has run.
+import { createHash } from 'node:crypto';
+import { withStaticDom } from './lib/static-dom.mjs';
+import { defaults, set } from '../web/state.js';
+import { intake } from '../web/intake.js';
+import { gib, initLang, t } from '../web/i18n.js';
+import { memoryCard } from '../web/views/results.js';
+
+export const LANGS = ['en', 'zh'];
+
+// Runs before the first paint, inline (its SHA-256 goes into the CSP). Mirrors i18n.js initLang
+// (the link's lang=, else the stored choice, else navigator.language) and state.js fromHash (any
+// key but lang= is a scenario of the link's own). Sets html[lang] and the classes app.css reads:
+// lang-zh shows the Chinese copy, linked hides both.
+export const LANG_SCRIPT = `(function(){var d=document.documentElement,p=new URLSearchParams(location.hash.slice(1)),l=p.get("lang"),k=0;`
+  + `if(l==null)try{l=JSON.parse(localStorage.getItem("gpusizer.lang"))}catch(e){}`
+  + `if(l==null)l=(navigator.language||"").toLowerCase().indexOf("zh")==0?"zh":"en";`
+  + `if(l=="zh"){d.lang="zh-CN";d.classList.add("lang-zh")}`
+  + `p.forEach(function(v,n){if(n!="lang")k=1});if(k)d.classList.add("linked")})()`;
+export const scriptHash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+// core: {estimate(s), catalog()} on plain objects. Returns {card: {en, zh}, fits: {en, zh}, css}:
+// card the memory card's markup, fits the embed page's one-line fit summary, loading the loading
+// line (both languages' texts escaped for HTML), css the rules that
+// place the capacity label (a style="" attribute would need 'unsafe-inline' in the CSP).
+export function prerender(core) {
+  const catalog = core.catalog();
+  const { scenario } = intake(core, defaults(), null);
+  // The page computes the estimate without the load (web/main.js withoutLoad), as here.
+  const own = scenario.load ? set(scenario, 'load', undefined) : scenario;
+  const estimate = core.estimate(own);
+  if (estimate.error) throw new Error(`the default scenario fails in the core: ${JSON.stringify(estimate.error)}`);
+  const gpu = catalog.gpus.find((g) => g.id === own.gpu);
+  const fits = core.estimate(catalog.gpus.map((g) => ({ ...own, gpu: g.id })));
+  const fitting = catalog.gpus.filter((g, i) => fits[i]?.gpu?.fits);
+  const smallest = fitting.reduce((a, b) => (b.memory_bytes < a.memory_bytes ? b : a), fitting[0]);
+  const out = { card: {}, fits: {}, loading: {}, css: '' };
+  for (const lang of LANGS) {
+    withStaticDom(() => {
+      initLang(lang);
+      const card = memoryCard(own, estimate, gpu);
+      out.loading[lang] = escape(t('loading'));
+      // Ids unique across the two copies; the live card takes the plain ones.
+      for (const el of card.walk()) {
+        for (const attr of ['id', 'aria-labelledby']) {
+          if (el.getAttribute(attr)) el.setAttribute(attr, `${el.getAttribute(attr)}-${lang}`);
+        }
+        // The bar's shapes to a hundredth of a unit of its 1000-wide viewBox: the same picture, fewer bytes.
+        if (el.tag === 'rect' || el.tag === 'line') {
+          for (const [k, v] of el.attributes) if (/^-?\d+\.\d{3,}$/.test(v)) el.setAttribute(k, String(Math.round(Number(v) * 100) / 100));
+        }
+        if (el.style['--at']) out.css += `.pre-${lang} .cap-label{--at:${el.style['--at']}}`;
+      }
+      card.classList.add('prerendered');
+      out.card[lang] = card.html();
+      out.fits[lang] = `<p class="hint">${escape(t('embedFits', { n: fitting.length, of: catalog.gpus.length,
+        smallest: smallest ? `${smallest.name} (${gib(smallest.memory_bytes)})` : '—' }))}</p>`;
+    });
+  }
+  return out;
+}
+
+const escape = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+// Both languages of a short text (the loading line), for the inline picker to choose from.
+export const bothLangs = (texts) => LANGS.map((lang) => `<span class="only-${lang}"${lang === 'zh' ? ' lang="zh-CN"' : ''}>${texts[lang]}</span>`).join('');
+
+// The two copies, marked by language for app.css (the Chinese one hidden unless html.lang-zh);
+// `extra[lang]` follows the card inside its copy.
+export function staticMarkup({ card }, extra = {}) {
+  return LANGS.map((lang) => `<div class="pre pre-${lang} only-${lang}" lang="${lang === 'zh' ? 'zh-CN' : 'en'}">${card[lang]}${extra[lang] ?? ''}</div>`).join('');
+}

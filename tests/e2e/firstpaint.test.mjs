@@ -1,0 +1,125 @@
+// The first figure at first paint (issue 14): every page carries the default scenario's memory
+// card as static markup (scripts/prerender.mjs), in both languages, shown before any script has
+// run; a link with its own scenario never shows that card as its answer; and on a phone the
+// figure and the verdict are above the fold, the capacity label inside the bar, the ranking
+// without horizontal scrolling.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, offlineUrl, ready, serveDist, watch } from './chromium.mjs';
+
+let browser;
+let server;
+before(async () => { browser = await launch(); server = await serveDist(); });
+after(async () => { await browser.close(); await server.close(); });
+
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true };
+const FIGURE = /^\d+\.\d\d GiB$/;
+// The static figure and verdict that show, in whichever copy is visible.
+const shownStatic = (page) => page.evaluate(() => [...document.querySelectorAll('.pre')]
+  .filter((el) => el.checkVisibility())
+  .map((el) => ({ lang: el.lang, figure: el.querySelector('.big')?.textContent, verdict: el.querySelector('.verdict')?.textContent })));
+
+async function open(url, options = {}, { scripts = true, blockApp = false } = {}) {
+  const context = await browser.newContext({ locale: 'en-US', javaScriptEnabled: scripts, ...options });
+  const page = await context.newPage();
+  const problems = watch(page, () => true);
+  // The page's module never arriving: what shows is what the HTML (and its inline picker) paints.
+  if (blockApp) await page.route(/\/(app|embed)\.js$/, (route) => route.abort());
+  await page.goto(url);
+  return { page, problems, close: () => context.close() };
+}
+
+test('with scripts disabled, the offline, hosted and embed pages show the default memory figure and verdict', async () => {
+  for (const url of [offlineUrl(), `${server.base}index.html`, `${server.base}embed.html`]) {
+    const { page, close } = await open(url, {}, { scripts: false });
+    const shown = await shownStatic(page);
+    assert.equal(shown.length, 1, `${url}: exactly one language's copy shows`);
+    assert.equal(shown[0].lang, 'en');
+    assert.match(shown[0].figure, FIGURE, url);
+    assert.match(shown[0].verdict, /fits/i, url);
+    assert.ok(await page.locator('.pre-en [data-part="weights"] .value').isVisible(), `${url}: the breakdown shows`);
+    await close();
+  }
+});
+
+test('the static figure is the core\'s own answer: the live page shows the same figure and verdict', async () => {
+  const { page, problems, close } = await open(offlineUrl());
+  await ready(page);
+  const live = { figure: await page.locator('#per-gpu').textContent(), verdict: await page.locator('#verdict').textContent() };
+  const { page: bare, close: closeBare } = await open(offlineUrl(), {}, { scripts: false });
+  const [shown] = await shownStatic(bare);
+  assert.deepEqual({ figure: shown.figure, verdict: shown.verdict }, live);
+  assert.equal(await page.locator('.pre').count(), 0, 'the live card replaced the static one');
+  const marks = await page.evaluate(() => ['gpusizer-first-figure', 'gpusizer-ready'].map((m) => performance.getEntriesByName(m)[0]?.startTime));
+  assert.ok(marks[0] > 0 && marks[0] <= marks[1], `first figure ${marks[0]} ms, ready ${marks[1]} ms`);
+  assert.deepEqual(problems, []);
+  await close();
+  await closeBare();
+});
+
+test('the inline picker shows the Chinese copy to a zh reader and for lang=zh, before the page script runs', async () => {
+  for (const [url, locale] of [[`${server.base}index.html`, 'zh-CN'], [`${server.base}index.html#lang=zh`, 'en-US'], [`${server.base}embed.html`, 'zh-TW']]) {
+    const { page, problems, close } = await open(url, { locale }, { blockApp: true });
+    const shown = await shownStatic(page);
+    assert.equal(shown.length, 1, url);
+    assert.equal(shown[0].lang, 'zh-CN', url);
+    assert.match(shown[0].verdict, /放得下/, url);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+    // Only the blocked module: the inline picker ran under the page's CSP.
+    assert.deepEqual(problems.filter((p) => !/app\.js|embed\.js|ERR_FAILED/.test(p)), [], url);
+    await close();
+  }
+});
+
+test('a link with a scenario of its own never shows the default figure as its answer', async () => {
+  const hash = '#model=qwen2.5-14b&seq_len=16384&batch=8&gpu=l40s';
+  for (const url of [`${server.base}index.html${hash}`, `${server.base}embed.html${hash}`]) {
+    // Before the page script: no figure at all.
+    const { page, close } = await open(url, {}, { blockApp: true });
+    assert.deepEqual(await shownStatic(page), [], url);
+    await close();
+  }
+  // With the script: every figure ever painted is the link's own.
+  const { page, problems, close } = await open(offlineUrl(hash));
+  await ready(page);
+  const { page: plain, close: closePlain } = await open(offlineUrl(), {}, { scripts: false });
+  const [defaultFigure] = await shownStatic(plain);
+  assert.notEqual(await page.locator('#per-gpu').textContent(), defaultFigure.figure);
+  assert.deepEqual(await shownStatic(page), []);
+  assert.deepEqual(problems, []);
+  await close();
+  await closePlain();
+});
+
+test('on a 390 x 844 phone the figure and the verdict are above the fold, before and after the core runs', async () => {
+  for (const scripts of [false, true]) {
+    const { page, close } = await open(offlineUrl(), PHONE, { scripts });
+    if (scripts) await ready(page);
+    const scope = scripts ? '#results' : '.pre-en';
+    for (const part of ['.big', '.verdict']) {
+      const box = await page.locator(`${scope} .memory ${part}`).boundingBox();
+      assert.ok(box && box.y + box.height <= 844, `${part} ends at ${box && box.y + box.height} px (scripts ${scripts})`);
+    }
+    await close();
+  }
+});
+
+test('on a phone the capacity label stays inside the bar and the ranking needs no horizontal scrolling', async () => {
+  // A 70B model on one A100: the card ends mid-bar, where a long label would overflow one side.
+  for (const [hash, locale] of [['#model=llama-3.1-70b&gpu=a100-80gb&seq_len=8192&batch=4', 'en-US'],
+    ['#model=llama-3.1-70b&gpu=a100-80gb&seq_len=8192&batch=4&lang=zh', 'zh-CN'], ['', 'en-US']]) {
+    const { page, close } = await open(offlineUrl(hash), PHONE);
+    await ready(page);
+    const bar = await page.locator('#results .bar').boundingBox();
+    const label = await page.locator('#results .cap-label').boundingBox();
+    assert.ok(label.x >= bar.x - 0.5 && label.x + label.width <= bar.x + bar.width + 0.5,
+      `${hash}: label ${label.x}..${label.x + label.width}, bar ${bar.x}..${bar.x + bar.width}`);
+    const widths = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      ranking: [...document.querySelectorAll('#ranking .scroll')].map((el) => el.scrollWidth - el.clientWidth),
+    }));
+    assert.ok(widths.page <= 390, `${hash}: the page is ${widths.page} px wide`);
+    assert.ok(widths.ranking.length > 0 && widths.ranking.every((d) => d <= 0), `${hash}: ranking overflows by ${widths.ranking}`);
+    await close();
+  }
+});
