@@ -699,4 +699,4 @@ export const hasZh = (key) => Boolean(STRINGS[key]?.[1]);
 
 // A price's source citation: in English as the catalog words it; in Chinese its short name (the
 // repository and file, or the page), the English gloss after it left to docs/catalog.md.
-export const sourceText = (text = '') => (lang === 'zh' ? text.split(/ \(|: /)[0] : text);
+export const sourceText = (text = '') => (lang === 'zh' ? text.split(/ \(|: | '/)[0] : text);

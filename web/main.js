@@ -108,13 +108,16 @@ function update() {
   const gpu = catalog.gpus.find((g) => g.id === scenario.gpu);
   views.inputs.render(scenario);
   views.inputs.showError(estimate.error);
-  const card = memoryCard(scenario, estimate, gpu);
-  const shown = $('results').querySelector(':scope > .card.memory');
-  if (shown) {
-    shown.replaceWith(card);
-    $('results').classList.add('stale');
-  } else {
-    replace($('results'), card);
+  // An input in error keeps the last answer (stage 2 marks it stale); its message is at the input.
+  if (!estimate.error) {
+    const card = memoryCard(scenario, estimate, gpu, { errorHere: false });
+    const shown = $('results').querySelector(':scope > .card.memory');
+    if (shown) {
+      shown.replaceWith(card);
+      $('results').classList.add('pending');
+    } else {
+      replace($('results'), card);
+    }
   }
   showNotice();
   current = { scenario, estimate };
@@ -133,7 +136,7 @@ function update() {
     // What it takes on each GPU type: the fewest GPUs and their layout (the page's GPU count aside).
     const takes = estimate.error ? null : core.takes(['gpu', 'gpus'].reduce((s, key) => set(s, key, undefined), own));
     views.results.render({ scenario, estimate, fits, takes });
-    $('results').classList.remove('stale');
+    $('results').classList.remove('pending');
     // Stage 3: the ranking over the catalog and the launch commands; the lookup table follows
     // the inputs when open. On the first load when the browser is idle (the figures above come
     // first); after a change in the next task, so that the ranking follows within its budget.

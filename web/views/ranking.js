@@ -90,7 +90,7 @@ export function rankingView(root, { catalog, onChange, onPlan }) {
           h('span', { class: 'sub', title: priceSource(p) },
             [p.provider_id === 'custom' && t('customTag'), providerName(p.provider_id, p.provider), p.region].filter(Boolean).join(' · ')),
           p.provider_id !== 'custom' && !(p.instance in overrides) && !DATED.test(p.price_date ?? '') &&
-            h('span', { class: 'sub price-undated', title: p.price_date ?? '' }, t('priceUndated')),
+            h('span', { class: 'sub price-undated', title: getLang() === 'en' ? p.price_date ?? '' : null }, t('priceUndated')),
           p.warning_details?.length > 0 && h('span', { class: 'sub plan-warn', 'data-codes': p.warning_details.map((w) => w.code).join(' ') },
             `⚠ ${p.warning_details.map((w) => warning(w)).join(' · ')}`))
           : h('td', { class: col.num ? 'num' : '', 'data-label': col.label ? col.label(plans) : t(`p.${col.key}`) }, text);  // the label: for the cards of a narrow screen (app.css)
