@@ -659,9 +659,17 @@ double instance_price(const Instance& instance, const Scenario& s) {
   return instance.currency == "USD" ? price * cny_per_usd : price / cny_per_usd;
 }
 
-std::vector<Plan> rank_plans(const Scenario& s) {
-  // A load sets the GPU count through its replicas (estimate ignores the load, so both may be given there).
+namespace {
+
+// A load sets the GPU count through its replicas (estimate ignores the load, so both may be given there).
+void refuse_load_with_gpus(const Scenario& s) {
   if (s.load && s.gpus_set) throw InputError("load", "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"", "load_with_gpus");
+}
+
+}  // namespace
+
+std::vector<Plan> rank_plans(const Scenario& s) {
+  refuse_load_with_gpus(s);
   Search z(s);
   const std::vector<const Instance*> candidates = candidate_instances(s);
   std::vector<Plan> plans;
@@ -679,7 +687,7 @@ std::vector<Plan> rank_plans(const Scenario& s) {
 }
 
 std::optional<Plan> best_plan(const Scenario& s) {
-  if (s.load && s.gpus_set) throw InputError("load", "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"");
+  refuse_load_with_gpus(s);
   Search z(s);
   std::optional<Plan> best;
   const Instance* best_instance = nullptr;

@@ -1,6 +1,9 @@
 // The planner: fit with headroom, search, prices, currencies and the ranking order.
 #include <catch2/catch.hpp>
 
+#include <functional>
+
+#include "gpusizer/error.h"
 #include "gpusizer/estimate.h"
 #include "gpusizer/planner.h"
 
@@ -157,5 +160,16 @@ TEST_CASE("best_plan is the ranking's first plan", "[planner]") {
     CHECK(best->price_per_hour == first.price_per_hour);
     CHECK(best->reason == first.reason);
     CHECK(to_json(*best) == to_json(first));
+  }
+  // Refused alike, with the same code (the page words the error from it).
+  const Scenario both = parse_scenario({{"model", "llama-3.1-8b"}, {"gpus", 2}, {"load", {{"requests_per_s", 4}}}});
+  for (auto plan : {std::function<void()>([&] { rank_plans(both); }), std::function<void()>([&] { best_plan(both); })}) {
+    try {
+      plan();
+      FAIL("load with gpus was not refused");
+    } catch (const InputError& e) {
+      CHECK(e.field == "load");
+      CHECK(e.code == "load_with_gpus");
+    }
   }
 }
