@@ -73,6 +73,7 @@ test('hosted: a Hub id that is no preset shows both URLs, fetches on click and a
   assert.equal(await page.locator('.field-error[role="alert"]').first().isHidden(), true);
   assert.equal(await hub.isHidden(), true);
   assert.equal(await page.locator('[data-part="kv_cache"] .value').textContent(), '2.34 GiB');
+  await ready(page);  // the link is written with the last stage of the recompute
   assert.match(decodeURIComponent(page.url()), /hf_config/);  // the link carries it
   // The 404 of the ModelScope answer is the one console line expected here.
   assert.deepEqual(problems.filter((p) => !/status of 404/.test(p)), []);

@@ -53,6 +53,7 @@ test('the share link restores the same scenario and the same numbers', async () 
   await first.page.fill('[data-key="batch"] input', '3');
   await first.page.selectOption('[data-key="weights"] select', 'awq-int4');
   await first.page.selectOption('[data-key="gpu"] select', 'l40s');
+  await ready(first.page);  // the link is written with the last stage of the recompute (web/main.js)
   const link = first.page.url();
   const shown = await first.page.locator('#per-gpu').textContent();
   assert.match(link, /model=qwen2.5-14b/);
@@ -90,6 +91,7 @@ test('a malformed config.json shows a message naming the problem; a good one is 
   await page.fill('textarea', JSON.stringify({ model_type: 'llama', hidden_size: 2048, intermediate_size: 8192,
     num_attention_heads: 32, num_hidden_layers: 16, num_key_value_heads: 8, vocab_size: 128256, tie_word_embeddings: true }));
   assert.equal(await page.locator('#inputs .field-error:visible').count(), 0);
+  await ready(page);
   assert.match(page.url(), /model\.hf_config=/);
   assert.deepEqual(problems, []);
   await close();
