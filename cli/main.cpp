@@ -20,6 +20,7 @@ const char* const kUsage =
     "  rank       cloud plans that fit, cheapest first\n"
     "  table      the model-size x workload lookup table\n"
     "  takes      per GPU type, the fewest GPUs (and their layout) that fit\n"
+    "  fits       per GPU type, the memory and the fit at the scenario's own GPU count and layout\n"
     "  launch     commands and config files for a scenario and plan\n"
     "Catalogs:\n"
     "  models     model presets\n"

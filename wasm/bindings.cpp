@@ -22,6 +22,7 @@ std::string estimate(const std::string& input) { return call("estimate", input);
 std::string rank(const std::string& input) { return call("rank", input); }
 std::string table(const std::string& input) { return call("table", input); }
 std::string takes(const std::string& input) { return call("takes", input); }
+std::string fits(const std::string& input) { return call("fits", input); }
 std::string launch(const std::string& input) { return call("launch", input); }
 std::string catalog() { return call("catalog", ""); }
 std::string config_keys(const std::string& input) { return call("config_keys", input); }
@@ -33,6 +34,7 @@ EMSCRIPTEN_BINDINGS(gpusizer) {
   emscripten::function("rank", &rank);
   emscripten::function("table", &table);
   emscripten::function("takes", &takes);
+  emscripten::function("fits", &fits);
   emscripten::function("launch", &launch);
   emscripten::function("catalog", &catalog);
   emscripten::function("config_keys", &config_keys);

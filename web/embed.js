@@ -18,8 +18,8 @@ function render() {
   const { scenario } = link;
   const estimate = core.estimate(scenario);
   const gpu = catalog.gpus.find((g) => g.id === scenario.gpu);
-  const fits = estimate.error ? [] : core.estimate(catalog.gpus.map((g) => ({ ...scenario, gpu: g.id })));
-  const fitting = catalog.gpus.filter((g, i) => fits[i]?.gpu.fits);
+  const fits = estimate.error ? null : core.fits(scenario);
+  const fitting = catalog.gpus.filter((g) => fits?.gpus?.some((row) => row.gpu === g.id && row.fits));
   const smallest = fitting.reduce((a, b) => (b.memory_bytes < a.memory_bytes ? b : a), fitting[0]);
   const full = new URL('index.html', location.href);
   full.hash = location.hash;

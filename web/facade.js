@@ -28,6 +28,7 @@ function wrap(module) {
     rank: (scenario) => call('rank', scenario),
     table: (scenario) => call('table', scenario),
     takes: (scenario) => call('takes', scenario),
+    fits: (scenario) => call('fits', scenario),  // {gpus: [{gpu, fits, per_gpu_bytes, usable_bytes, memory_bytes}]}
     launch: (input) => call('launch', input),
     configKeys: (config) => call('config_keys', config),  // {keys}: what the core reads of a config.json
   };

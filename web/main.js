@@ -146,7 +146,7 @@ function update() {
   // Stage 2: the fit on every GPU type and what each takes.
   afterPaint(() => {
     if (gen !== generation) return;
-    const fits = estimate.error ? null : core.estimate(catalog.gpus.map((g) => ({ ...own, gpu: g.id })));
+    const fits = estimate.error ? null : core.fits(own);
     // What it takes on each GPU type: the fewest GPUs and their layout (the page's GPU count aside).
     const takes = estimate.error ? null : core.takes(['gpu', 'gpus'].reduce((s, key) => set(s, key, undefined), own));
     views.results.render({ scenario, estimate, fits, takes });

@@ -52,6 +52,11 @@ const std::map<std::string, Handler>& scenario_commands() {
          for (const GpuTakes& t : what_it_takes(parse_scenario(in))) gpus.push_back(to_json(t));
          return nlohmann::json{{"gpus", gpus}};
        }},
+      {"fits", [](const nlohmann::json& in) {
+         nlohmann::json gpus = nlohmann::json::array();
+         for (const GpuFitRow& r : fit_on_each(parse_scenario(in))) gpus.push_back(to_json(r));
+         return nlohmann::json{{"gpus", gpus}};
+       }},
       {"table", [](const nlohmann::json& in) { return table_json(in); }},
       {"launch", [](const nlohmann::json& in) { return launch_json(in); }},
   };

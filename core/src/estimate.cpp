@@ -137,6 +137,29 @@ Estimate estimate(const Scenario& s) {
   return e;
 }
 
+std::vector<GpuFitRow> fit_on_each(const Scenario& s) {
+  Scenario t = s;  // one copy; estimate_memory reads the model already resolved, not the pasted config
+  t.model_input = nullptr;
+  std::vector<GpuFitRow> out;
+  out.reserve(gpu_catalog().size());
+  for (const Gpu& gpu : gpu_catalog()) {
+    t.gpu = gpu.id;
+    const double need = estimate_memory(t, &gpu).per_gpu_bytes;
+    out.push_back({&gpu, need, GpuFit{gpu.id, gpu.memory_bytes, usable_bytes(t, gpu), fits_on(t, gpu, need)}});
+  }
+  return out;
+}
+
+nlohmann::json to_json(const GpuFitRow& r) {
+  nlohmann::json j = nlohmann::json::object();
+  j["gpu"] = r.fit.id;
+  j["fits"] = r.fit.fits;
+  j["per_gpu_bytes"] = r.per_gpu_bytes;
+  j["usable_bytes"] = r.fit.usable_bytes;
+  j["memory_bytes"] = r.fit.memory_bytes;
+  return j;
+}
+
 nlohmann::json to_json(const Warning& w) {
   nlohmann::json j = {{"code", w.code}, {"field", w.field}, {"message", w.message}};
   if (!w.values.empty()) j["values"] = w.values;

@@ -56,3 +56,31 @@ TEST_CASE("Catalog listings", "[api]") {
   REQUIRE(catalog.ok);
   CHECK(catalog.value.contains("instances"));
 }
+
+TEST_CASE("fits gives, per GPU type, what estimate gives with that GPU set", "[api]") {
+  // The page's fit table (web/views/results.js) reads `fits` instead of 32 full estimates: the
+  // figures must be the same ones, for serving, training with ZeRO over 8 GPUs, and an engine budget.
+  for (const char* text : {R"({"model":"llama-3.1-8b","seq_len":8192,"batch":4})",
+                           R"({"model":"qwen2.5-14b","task":"full","gpus":8,"training":{"zero":3},"batch":2,"seq_len":4096})",
+                           R"({"model":"qwen2.5-7b","engine":"vllm","weights":"awq-int4","gpus":2,"tp":2})"}) {
+    INFO(text);
+    const ApiResult fits = run_command("fits", text);
+    REQUIRE(fits.ok);
+    const nlohmann::json& rows = fits.value["gpus"];
+    REQUIRE(rows.size() > 20);
+    for (const nlohmann::json& row : rows) {
+      nlohmann::json scenario = nlohmann::json::parse(text);
+      scenario["gpu"] = row["gpu"];
+      const ApiResult e = run_command("estimate", scenario.dump());
+      REQUIRE(e.ok);
+      INFO(row["gpu"].get<std::string>());
+      CHECK(row["per_gpu_bytes"] == e.value["memory"]["per_gpu_bytes"]);
+      CHECK(row["usable_bytes"] == e.value["gpu"]["usable_bytes"]);
+      CHECK(row["memory_bytes"] == e.value["gpu"]["memory_bytes"]);
+      CHECK(row["fits"] == e.value["gpu"]["fits"]);
+    }
+  }
+  const ApiResult bad = run_command("fits", R"({"model":"llama-3.1-8b","batch":0})");
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.error_field == "batch");
+}

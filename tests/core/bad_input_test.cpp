@@ -20,7 +20,7 @@ namespace {
 const std::vector<std::string> kCommands = {"estimate", "rank", "table", "launch"};
 // Commands that take a scenario; `table` takes rows, column edits and a context instead (table.h),
 // and its errors are checked on their own below.
-const std::vector<std::string> kModelCommands = {"estimate", "rank", "launch"};
+const std::vector<std::string> kModelCommands = {"estimate", "rank", "launch", "fits"};
 
 void check_refused(const std::string& command, const std::string& input, const std::string& field,
                    const std::string& message_part) {

@@ -143,7 +143,9 @@ function fitsCard(fits, takes, catalog, chosen, onGpu) {
     card.append(errorBox(fits.error));
     return card;
   }
-  const rows = catalog.gpus.map((gpu, i) => ({ gpu, e: fits[i] }))
+  // fits: the core's `fits` answer, a row per GPU type at the page's own GPU count and layout.
+  const byId = new Map(fits.gpus.map((row) => [row.gpu, row]));
+  const rows = catalog.gpus.map((gpu) => ({ gpu, e: byId.get(gpu.id) })).filter(({ e }) => e)
     .sort((a, b) => a.gpu.memory_bytes - b.gpu.memory_bytes || a.gpu.name.localeCompare(b.gpu.name));
   card.append(h('div', { class: 'scroll' }, h('table', { class: 'data fits' },
     h('thead', {}, h('tr', {},
@@ -151,15 +153,15 @@ function fitsCard(fits, takes, catalog, chosen, onGpu) {
       h('th', { scope: 'col', class: 'num need' }, t('col.need')), h('th', { scope: 'col', class: 'num' }, t('col.free')),
       h('th', { scope: 'col' }, t('col.fits')), h('th', { scope: 'col', class: 'takes' }, t('col.takes')))),
     h('tbody', {}, rows.map(({ gpu, e }) => {
-      const free = e.gpu.usable_bytes - e.memory.per_gpu_bytes;
+      const free = e.usable_bytes - e.per_gpu_bytes;
       const take = takes?.gpus?.find((x) => x.gpu === gpu.id);
-      return h('tr', { 'data-gpu': gpu.id, class: e.gpu.fits ? 'ok' : 'bad', 'aria-current': gpu.id === chosen ? 'true' : null },
+      return h('tr', { 'data-gpu': gpu.id, class: e.fits ? 'ok' : 'bad', 'aria-current': gpu.id === chosen ? 'true' : null },
         h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', onclick: () => onGpu(gpu.id),
           'aria-label': t('useGpu', { gpu: gpu.name }) }, shortName(gpu.name))),
-        h('td', { class: 'num' }, gib(e.gpu.usable_bytes)),
-        h('td', { class: 'num need' }, gib(e.memory.per_gpu_bytes)),
+        h('td', { class: 'num' }, gib(e.usable_bytes)),
+        h('td', { class: 'num need' }, gib(e.per_gpu_bytes)),
         h('td', { class: 'num' }, free < 0 ? `−${gib(-free)}` : gib(free)),
-        h('td', { class: 'fit' }, e.gpu.fits ? '✓' : '✗', h('span', { class: 'fit-word' }, ` ${t(e.gpu.fits ? 'yes' : 'no')}`)),
+        h('td', { class: 'fit' }, e.fits ? '✓' : '✗', h('span', { class: 'fit-word' }, ` ${t(e.fits ? 'yes' : 'no')}`)),
         h('td', { class: `takes ${take?.fits ? 'ok' : 'bad'}`, title: reason(take, gpu.name) }, takesText(take)));
     })))));
   return card;

@@ -47,6 +47,17 @@ std::vector<Remedy> remedies(const Scenario& s, const Gpu& gpu);
 
 Estimate estimate(const Scenario& s);
 
+// The scenario's memory on each GPU type of the catalog, at its own GPU count and layout (its `gpu`
+// aside), in catalog order: the page's fit table. The memory part of estimate() alone: no speed, no
+// largest batch, no remedies, which made 32 full estimates ~25 times dearer (callgrind, 2026-11-30).
+struct GpuFitRow {
+  const Gpu* gpu = nullptr;
+  double per_gpu_bytes = 0;  // estimate().memory.per_gpu_bytes with `gpu` set to this card
+  GpuFit fit;                // estimate().gpu with `gpu` set to this card
+};
+std::vector<GpuFitRow> fit_on_each(const Scenario& s);
+nlohmann::json to_json(const GpuFitRow& r);
+
 // Warnings about the chosen card: bf16 without native support, fp8 before Ada/Hopper, ...
 std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu);
 // Why the engine cannot run the weight format on this card at all ("" when it can): the
