@@ -456,7 +456,9 @@ function coverSpeed(c, model, base, catalog) {
   if (c.metric === 'achieved_tflops_per_gpu') return coverMegatron(c, model, gpu, base);
   if (c.metric === 'gpu_hours' && c._split === 'calibration') {
     const tokens = Number(/tokens=([\d.]+)T/.exec(c.conditions)[1]) * 1e12;
-    return { ...base, read: 'gpu_hours', scenario: { model, gpu, task: 'pretrain', engine: 'fsdp', gpus: 8,
+    // The Llama 2 model card names no training framework: the scenario's default engine, as the unit
+    // test of the same figures (tests/core/speed_test.cpp "GPU-hours of Llama 2 at the default MFU").
+    return { ...base, read: 'gpu_hours', scenario: { model, gpu, task: 'pretrain', gpus: 8,
       seq_len: c.seq_len, training: { zero: 3, tokens } } };
   }
   // Held-out speed cases (data/validation schema): the estimate's key of the same name.
