@@ -327,6 +327,14 @@ function genericScenario(c, model, catalog) {
       if (before(4036, 2023, 12) && !/fused/i.test(f)) hf.legacy_kv_cache = true;
       if (Object.keys(hf).length) s.engine_options = { ...(s.engine_options || {}), ...hf };
     }
+    // AutoAWQ: from_quantized(fuse_layers=True) and the checkpoint's kernel version (GEMM / GEMV), as the
+    // case states them (engine_options.fused_layers / awq_kernel, docs/speed.md "AutoAWQ").
+    if (s.engine === 'transformers' && s.weights === 'awq-int4') {
+      const awq = {};
+      if (o.fuse_layers === true) awq.fused_layers = true;
+      if (/^gem[mv]$/i.test(String(o.awq_kernel || ''))) awq.awq_kernel = String(o.awq_kernel).toLowerCase();
+      if (Object.keys(awq).length) s.engine_options = { ...(s.engine_options || {}), ...awq };
+    }
     s.batch = c.batch || 1;
     const seq = c.seq_len || (c.input_len || 0) + (c.output_len || 0) || o.max_model_len;
     if (seq) s.seq_len = seq;
@@ -456,7 +464,9 @@ function coverSpeed(c, model, base, catalog) {
   if (c.metric === 'achieved_tflops_per_gpu') return coverMegatron(c, model, gpu, base);
   if (c.metric === 'gpu_hours' && c._split === 'calibration') {
     const tokens = Number(/tokens=([\d.]+)T/.exec(c.conditions)[1]) * 1e12;
-    return { ...base, read: 'gpu_hours', scenario: { model, gpu, task: 'pretrain', engine: 'fsdp', gpus: 8,
+    // The Llama 2 model card names no training framework: the scenario's default engine, as the unit
+    // test of the same figures (tests/core/speed_test.cpp "GPU-hours of Llama 2 at the default MFU").
+    return { ...base, read: 'gpu_hours', scenario: { model, gpu, task: 'pretrain', gpus: 8,
       seq_len: c.seq_len, training: { zero: 3, tokens } } };
   }
   // Held-out speed cases (data/validation schema): the estimate's key of the same name.

@@ -72,6 +72,18 @@ double card_compute_cap(const Gpu& gpu) {
   return 1;
 }
 
+double int_to_float_flops(const Gpu& gpu) {
+  // CUDA C++ Programming Guide, "Arithmetic Instructions" throughput table: 32-bit float FMA lanes
+  // per SM are 64 on Volta, Turing and GA100 (A100/A800/A30) and 128 on GA10x, Ada, Hopper and
+  // Blackwell; "all other type conversions" (int32 -> float32 among them) run 16 per clock per SM
+  // on all of them. The catalog's FP32 rate is 2 x lanes x SMs x clock, so one conversion per
+  // multiply-add allows 2 x 16 x SMs x clock = fp32 x 16 / lanes FLOP/s.
+  if (gpu.fp32_tflops <= 0 || gpu.vendor != "nvidia") return 0;
+  const bool ga100 = gpu.id.rfind("a100", 0) == 0 || gpu.id.rfind("a800", 0) == 0 || gpu.id == "a30";
+  const double lanes = (gpu.arch == "volta" || gpu.arch == "turing" || ga100) ? 64 : 128;
+  return gpu.fp32_tflops * 1e12 * 16 / lanes;
+}
+
 int sm_count(const Gpu& gpu) {
   for (const SmCount& s : kSms) {
     if (gpu.id == s.gpu) return s.sms;

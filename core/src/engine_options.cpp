@@ -24,6 +24,8 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
   if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused", "inplace"})) o.cross_entropy = *v;
   o.full_prompt_logits = r.boolean("full_prompt_logits");
   o.legacy_kv_cache = r.boolean("legacy_kv_cache");
+  o.fused_layers = r.boolean("fused_layers");
+  if (auto v = r.choice("awq_kernel", {"gemm", "gemv"})) o.awq_kernel = *v;
   r.reject_unknown();
 }
 

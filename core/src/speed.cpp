@@ -94,7 +94,12 @@ double training_efficiency(Engine engine, const Gpu& gpu) {
     // (Narayanan et al. 2021, Table 1; their FLOPs include the recomputation).
     return is_hopper_class(gpu) ? 0.47 : 0.46;
   }
-  // FSDP/ZeRO-3 on A100: OPT-175B reached 147 TFLOP/s per A100 80GB = 47 % (Zhang et al. 2022,
+  // PyTorch FSDP on A100: foundation-model-stack/fms-fsdp README table (128 A100, Llama 2 shapes, seq
+  // 4096): 7B 3,760, 13B 1,700 (no recomputation), 34B 772 and 70B 380 tokens/s/GPU (full
+  // recomputation) are 0.555 / 0.475 / 0.727 / 0.722 of the 312 TFLOP/s on the FLOPs executed
+  // (training_flops_per_token); 0.64 is their median.
+  if (engine == Engine::Fsdp && !is_hopper_class(gpu)) return 0.64;
+  // ZeRO-3 on A100: OPT-175B reached 147 TFLOP/s per A100 80GB = 47 % (Zhang et al. 2022,
   // section 2.3); FSDP with selective checkpointing 57 % MFU, 7B on 128 A100 (PyTorch/IBM blog
   // "Maximizing training throughput using PyTorch FSDP", 2024-03-13). Hopper: FSDP with full
   // checkpointing on H200, 44.4 % MFU (13B, 8 GPUs) down to 26.9-32.7 % on 32 (KempnerForge
@@ -119,9 +124,11 @@ ModelCosts model_costs(const Scenario& s) {
   const Architecture& a = s.model;
   const ParamCounts p = count_params(a);
   const WeightBytes w = weight_bytes(a, s.weights);
-  double expert_weights = 0;
+  double expert_weights = 0, gate_up = 0;
   for (const LinearModule& m : linear_modules(a)) {
-    if (m.group == "experts") expert_weights += static_cast<double>(m.in) * static_cast<double>(m.out) * static_cast<double>(m.count);
+    const double weights = static_cast<double>(m.in) * static_cast<double>(m.out) * static_cast<double>(m.count);
+    if (m.group == "experts") expert_weights += weights;
+    if (m.group == "mlp" && (m.name == "gate" || m.name == "up")) gate_up += weights;
   }
   const double expert_share = p.linear > 0 ? expert_weights / p.linear : 0;
   ModelCosts c;
@@ -129,6 +136,7 @@ ModelCosts model_costs(const Scenario& s) {
   c.dense_bytes = w.linear - c.expert_bytes + w.other + (a.tied_embeddings ? w.embedding : w.lm_head);
   c.head_flops = 2.0 * static_cast<double>(a.vocab) * static_cast<double>(a.hidden);
   c.matmul_flops = 2 * p.linear_active + c.head_flops;
+  c.gate_up_flops = 2 * gate_up;
   // MLA attends over the latent (kv_lora_rank + rope dims) with absorbed projections (DeepSeek-V2, 2.1.2).
   const double head_width = a.mla.kv_lora_rank > 0
                                 ? static_cast<double>(a.mla.kv_lora_rank + a.mla.qk_rope_head_dim)
@@ -238,6 +246,36 @@ double training_flops_per_token(const Scenario& s, const ModelCosts& c) {
 
 namespace {
 
+// AutoAWQ under transformers (engine_options.fused_layers, awq_kernel; AutoAWQ @027758d, the 0.1.6
+// benchmark's code). With fused layers a single-token step runs FasterTransformer's fused
+// rotary + KV-append + attention kernel (awq/modules/fused/attn.py, seqlen == 1) with fused norms and
+// MLP: a dozen kernel launches per layer instead of transformers' eager layer, taken as hidden behind
+// the GPU's work (no per-layer host term). Prompts (seqlen > 1) take the module's PyTorch attention
+// path and keep transformers' per-layer host time.
+bool fused_awq_decode(const Scenario& s) {
+  return s.engine == Engine::Transformers && s.weights == WeightFormat::AwqInt4 &&
+         s.engine_options.fused_layers.value_or(false);
+}
+
+// Per-token FLOPs that an AWQ GEMV checkpoint runs in awq_ext's gemv_forward_cuda, a CUDA-core kernel
+// (gemv_cuda.cu gemv_kernel_g128: each 4-bit weight is masked, converted int -> float, zero-shifted
+// and scaled before its multiply-add) instead of tensor cores. WQLinear_GEMV calls it for up to 8
+// rows and the tensor-core gemmv2 kernel beyond (awq/modules/linear.py); the fused MLP calls it for
+// its gate and up projections at any row count (awq/modules/fused/mlp.py).
+double awq_gemv_flops(const Scenario& s, const ModelCosts& c, double rows) {
+  if (s.weights != WeightFormat::AwqInt4 || s.engine_options.awq_kernel != "gemv") return 0;
+  if (rows <= 8) return c.matmul_flops - c.head_flops;
+  return s.engine_options.fused_layers.value_or(false) ? c.gate_up_flops : 0;
+}
+
+// Seconds of `flops` of which `tokens x gemv_per_token` run on AutoAWQ's CUDA-core GEMV, the rest at
+// the tensor rate; cards without a conversion rate on record run everything at the tensor rate.
+double matmul_seconds(const Gpu& gpu, double flops, double gemv_flops, double tensor_flops_per_s) {
+  const double cuda_core = int_to_float_flops(gpu);
+  if (gemv_flops <= 0 || cuda_core <= 0) return flops / tensor_flops_per_s;
+  return (flops - gemv_flops) / tensor_flops_per_s + gemv_flops / cuda_core;
+}
+
 // One decode step of one replica: every sequence of the batch gets a token.
 double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,
                      const Links& links, double batch, double context) {
@@ -250,11 +288,12 @@ double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, con
   const double kv = c.kv_bytes_per_token * kv_share_per_gpu(s) * context * tokens / pp;
   const double flops = tokens * (c.matmul_flops + 4 * static_cast<double>(a.layers) * context * c.attn_width) / (tp * pp);
   const double memory_s = (weights + kv) / (gpu.bandwidth_bytes_per_s * e.bandwidth);
-  const double compute_s = flops / (peak_flops(gpu, s.weights) * e.compute);
+  const double gemv = tokens * awq_gemv_flops(s, c, tokens) / (tp * pp);
+  const double compute_s = matmul_seconds(gpu, flops, gemv, peak_flops(gpu, s.weights) * e.compute);
   const double stage_layers = static_cast<double>(a.layers) / pp;
   const double comm_s = 2 * stage_layers * allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links);
   const double device_s = std::max(memory_s, compute_s) + comm_s;
-  const double host_s = e.layer_overhead_s * stage_layers;
+  const double host_s = fused_awq_decode(s) ? 0 : e.layer_overhead_s * stage_layers;
   // Stage hand-offs that leave the node: one message per boundary per step.
   const double nodes = std::ceil(tp * pp / static_cast<double>(links.gpus_per_node));
   const double hop_s = nodes > 1 ? (nodes - 1) * ((links.rdma ? kRdmaHopS : kTcpHopS) +
@@ -280,7 +319,8 @@ double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const E
   // Logits only for each sequence's last position; causal attention: half the score matrix.
   const double linear = tokens * (c.matmul_flops - c.head_flops) + batch * c.head_flops;
   const double attention = batch * 2 * static_cast<double>(a.layers) * prompt * prompt * c.attn_width;
-  const double compute_s = (linear + attention) / (gpus * peak_flops(gpu, s.weights) * e.compute);
+  const double gemv = tokens * awq_gemv_flops(s, c, tokens) / gpus;
+  const double compute_s = matmul_seconds(gpu, (linear + attention) / gpus, gemv, peak_flops(gpu, s.weights) * e.compute);
   const double weights = c.dense_bytes + c.expert_bytes * experts_touched(a, tokens);
   const double memory_s = weights / (gpus * gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double comm_s = 2 * static_cast<double>(a.layers) *

@@ -128,3 +128,59 @@ TEST_CASE("llama.cpp prefill runs at the FP16-accumulate tensor rate: twice the 
   const Scenario v = parse_scenario({{"model", "llama-3-8b"}, {"engine", "vllm"}});
   CHECK(engine_efficiency(v, *find_gpu("rtx4090")).compute == Approx(0.5));
 }
+
+TEST_CASE("AutoAWQ GEMV runs at one int-to-float conversion per multiply-add on CUDA cores", "[speed][engine][awq]") {
+  // CUDA C++ Programming Guide throughput table: 16 conversions per clock per SM; FP32 lanes per SM
+  // 128 (Ada) and 64 (GA100): RTX 4090 82.6 x 16 / 128 = 10.3 TFLOP/s, A100 19.5 x 16 / 64 = 4.9.
+  CHECK(int_to_float_flops(*find_gpu("rtx4090")) == Approx(10.325e12));
+  CHECK(int_to_float_flops(*find_gpu("a100-80gb")) == Approx(4.875e12));
+  CHECK(int_to_float_flops(*find_gpu("rtx3090")) == Approx(find_gpu("rtx3090")->fp32_tflops * 1e12 / 8));
+  CHECK(int_to_float_flops(*find_gpu("mi300x")) == 0);
+  json gemm = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"}, {"batch", 8},
+               {"prompt_tokens", 64}, {"output_tokens", 64}, {"engine_options", {{"fused_layers", true}}}};
+  json gemv = gemm;
+  gemv["engine_options"]["awq_kernel"] = "gemv";
+  // Batch 8 (<= 8 rows: every projection on the GEMV kernel): compute-bound at the conversion rate.
+  const Scenario s = parse_scenario(gemv);
+  const ModelCosts c = model_costs(s);
+  const Gpu& g = *find_gpu("rtx4090");
+  const double gemv_s = 8 * (c.matmul_flops - c.head_flops) / int_to_float_flops(g);
+  CHECK(8 / run(gemv, "rtx4090").decode_tokens_per_s > gemv_s);
+  CHECK(8 / run(gemv, "rtx4090").decode_tokens_per_s < gemv_s * 1.05);
+  CHECK(run(gemv, "rtx4090").decode_tokens_per_s < 0.6 * run(gemm, "rtx4090").decode_tokens_per_s);
+  // Prompts: only the fused MLP's gate and up projections stay on GEMV (the others use the tensor-core
+  // gemmv2 beyond 8 rows); without fused layers a GEMV checkpoint prefills like a GEMM one.
+  CHECK(c.gate_up_flops == Approx(2.0 * 2 * 32 * 4096 * 14336));
+  CHECK(run(gemv, "rtx4090").prefill_tokens_per_s < 0.8 * run(gemm, "rtx4090").prefill_tokens_per_s);
+  json gemv_unfused = gemv;
+  gemv_unfused["engine_options"]["fused_layers"] = false;
+  json gemm_unfused = gemm;
+  gemm_unfused["engine_options"]["fused_layers"] = false;
+  CHECK(run(gemv_unfused, "rtx4090").prefill_tokens_per_s == Approx(run(gemm_unfused, "rtx4090").prefill_tokens_per_s));
+  // Other formats ignore the kernel option.
+  json bf16 = gemv;
+  bf16["weights"] = "bf16";
+  json bf16_plain = bf16;
+  bf16_plain.erase("engine_options");
+  CHECK(run(bf16, "rtx4090").decode_tokens_per_s == Approx(run(bf16_plain, "rtx4090").decode_tokens_per_s));
+}
+
+TEST_CASE("AutoAWQ fused layers: a decode step without transformers' per-layer host time", "[speed][engine][awq]") {
+  // awq/modules/fused (AutoAWQ @027758d): one token runs FasterTransformer's fused attention kernel
+  // and fused norms/MLP, so the step is the roofline's memory time; prompts keep the host time.
+  json plain = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"}, {"batch", 1},
+                {"prompt_tokens", 64}, {"output_tokens", 64}};
+  json fused = plain;
+  fused["engine_options"] = {{"fused_layers", true}};
+  CHECK(run(plain, "rtx4090").decode_tokens_per_s == Approx(1 / (32 * 0.88e-3)));
+  const Scenario s = parse_scenario(fused);
+  const ModelCosts c = model_costs(s);
+  const Gpu& g = *find_gpu("rtx4090");
+  const double bytes = c.dense_bytes + c.kv_bytes_per_token * (64 + 32);
+  CHECK(run(fused, "rtx4090").decode_tokens_per_s == Approx(g.bandwidth_bytes_per_s * 0.75 * 0.9 / bytes));
+  CHECK(run(fused, "rtx4090").prefill_tokens_per_s == Approx(run(plain, "rtx4090").prefill_tokens_per_s));
+  // Only AWQ checkpoints have AutoAWQ's fused modules.
+  json bf16 = fused;
+  bf16["weights"] = "bf16";
+  CHECK(run(bf16, "rtx4090").decode_tokens_per_s == Approx(1 / (32 * 0.88e-3)).epsilon(0.02));
+}

@@ -257,6 +257,36 @@ TEST_CASE("GPU-hours of Llama 2 at the default MFU", "[speed][validation]") {
   }
 }
 
+TEST_CASE("FSDP on A100: the median executed-FLOPs share of the fms-fsdp runs", "[speed][validation]") {
+  // foundation-model-stack/fms-fsdp README table: 128 A100, seq 4096 (train_config default), tokens/s
+  // per GPU. Shares on the FLOPs executed (training_flops_per_token): 0.555, 0.475, 0.727, 0.722.
+  struct Run { json model; int batch; const char* checkpointing; double tokens_per_gpu; };
+  const json llama2_34b = {{"hf_config", {{"model_type", "llama"}, {"hidden_size", 8192}, {"num_hidden_layers", 48},
+      {"num_attention_heads", 64}, {"num_key_value_heads", 8}, {"intermediate_size", 22016}, {"vocab_size", 32000}}}};
+  const Run runs[] = {{"llama-2-7b", 2, "none", 3760}, {"llama-2-13b", 1, "none", 1700},
+                      {llama2_34b, 8, "full", 772}, {"llama-2-70b", 6, "full", 380}};
+  const Gpu& a100 = *find_gpu("a100-80gb");
+  std::vector<double> shares;
+  for (const Run& r : runs) {
+    const Scenario s = parse_scenario(json{{"model", r.model}, {"task", "pretrain"}, {"engine", "fsdp"}, {"gpus", 128},
+                                           {"batch", r.batch}, {"seq_len", 4096},
+                                           {"training", {{"zero", 3}, {"grad_checkpointing", r.checkpointing}}}});
+    shares.push_back(r.tokens_per_gpu * training_flops_per_token(s) / (a100.bf16_tflops * 1e12));
+    CHECK(engine_efficiency(s, a100).compute == Approx(0.64));
+  }
+  CHECK(shares[0] == Approx(0.555).epsilon(0.01));
+  CHECK(shares[3] == Approx(0.722).epsilon(0.01));
+  CHECK(median(shares) == Approx(0.64).epsilon(0.01));
+  // The 70B run is compute-bound in the model (FSDP traffic hidden): within 15 % of its 380 tokens/s/GPU.
+  const Scenario s70 = parse_scenario(json{{"model", "llama-2-70b"}, {"task", "pretrain"}, {"engine", "fsdp"}, {"gpus", 128},
+                                           {"batch", 6}, {"seq_len", 4096}, {"training", {{"zero", 3}, {"grad_checkpointing", "full"}}}});
+  CHECK(estimate_throughput(s70, a100).train_tokens_per_s / 128 == Approx(380).epsilon(0.15));
+  // DeepSpeed keeps its own Ampere share (OPT-175B, FSDP blog); Hopper FSDP keeps KempnerForge's 0.40.
+  const Scenario ds = parse_scenario(json{{"model", "llama-2-7b"}, {"task", "pretrain"}, {"engine", "deepspeed"}});
+  CHECK(engine_efficiency(ds, a100).compute == Approx(0.48));
+  CHECK(engine_efficiency(s70, *find_gpu("h100-80gb")).compute == Approx(0.40));
+}
+
 TEST_CASE("Roofline behaviour", "[speed]") {
   const Gpu& a100 = *find_gpu("a100-80gb");
   auto decode = [&](json extra) {

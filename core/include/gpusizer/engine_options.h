@@ -27,6 +27,11 @@ struct EngineOptions {
   // transformers before 4.36 kept past_key_values as tuples: each decode step concatenates into a
   // new cache while the previous one is still referenced (default false: DynamicCache, 4.36+).
   std::optional<bool> legacy_kv_cache;
+  // AutoAWQ from_quantized(fuse_layers=True) under transformers: fused attention/MLP/norm modules
+  // whose single-token step runs FasterTransformer's fused attention kernel (speed.cpp).
+  std::optional<bool> fused_layers;
+  // AutoAWQ kernel of the checkpoint ("gemm", the default, or "gemv"): speed.cpp.
+  std::string awq_kernel = "gemm";
 };
 
 }  // namespace gpusizer

@@ -56,6 +56,9 @@ int sm_count(const Gpu& gpu);
 double card_bandwidth_factor(const Gpu& gpu, Engine engine);
 // Largest share of the spec tensor FLOP/s a card sustains while serving (1: no cap on record).
 double card_compute_cap(const Gpu& gpu);
+// FLOP/s of a CUDA-core kernel that converts one int32 to float32 per multiply-add (AutoAWQ's GEMV):
+// 16 conversions per clock per SM (CUDA C++ Programming Guide); 0 for cards without the figure.
+double int_to_float_flops(const Gpu& gpu);
 // FP16-accumulate tensor rate over the catalog's (FP32-accumulate) half-precision peak: 2 on GeForce.
 double fp16_accumulate_factor(const Gpu& gpu);
 
@@ -70,6 +73,7 @@ struct ModelCosts {
   double expert_bytes = 0;        // all routed experts
   double matmul_flops = 0;        // per token: 2 x active matmul weights, LM head included
   double head_flops = 0;          // per token: the LM head's share of matmul_flops
+  double gate_up_flops = 0;       // per token: the dense MLP's gate and up projections' share of matmul_flops
   double attn_width = 0;          // per layer: heads x the width q.k and p.v run over
   double kv_bytes_per_token = 0;  // whole model, one sequence
   double params = 0;              // all parameters
