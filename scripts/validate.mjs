@@ -385,6 +385,12 @@ function genericScenario(c, model, catalog) {
   else if (/foak/i.test(String(o.framework_config || ''))) s.engine_options = { cross_entropy: 'inplace' };
   // Padding-free collation trains on the samples' real lengths, which the source does not state.
   if (o.padding_free === true) return { skip: 'not scored: padding-free batches hold the samples\' real lengths, which the source does not state' };
+  // Batches padded per batch to their longest sample: shapes vary from step to step (the caching
+  // allocator keeps no spare loss-path blocks). Without a stated length the tokens per step are unknown.
+  if (o.padded_batches === true) {
+    if (!c.seq_len) return { skip: 'not scored: unpacked batches padded to their longest sample, whose length the source does not state' };
+    s.engine_options = { ...(s.engine_options || {}), padded_batches: true };
+  }
   s.training = t;
   return { scenario: s };
 }
