@@ -385,6 +385,9 @@ function genericScenario(c, model, catalog) {
   else if (/foak/i.test(String(o.framework_config || ''))) s.engine_options = { cross_entropy: 'inplace' };
   // Padding-free collation trains on the samples' real lengths, which the source does not state.
   if (o.padding_free === true) return { skip: 'not scored: padding-free batches hold the samples\' real lengths, which the source does not state' };
+  // lit-gpt's FSDP loading (fabric.load_raw, FULL_STATE_DICT) unshards every parameter on every rank:
+  // a whole-run max_memory_allocated then holds the full model, which no scenario expresses.
+  if (o.full_state_dict_load === true) return { skip: 'not scored: the run\'s peak includes loading the full state dict into the unsharded FSDP model on every rank' };
   // Batches padded per batch to their longest sample: shapes vary from step to step (the caching
   // allocator keeps no spare loss-path blocks). Without a stated length the tokens per step are unknown.
   if (o.padded_batches === true) {
