@@ -345,7 +345,7 @@ function genericScenario(c, model, catalog) {
   // FSDP shards (ZeRO-3-like) unless the run names NO_SHARD / "ddp" (full weights on each GPU).
   if (o.fsdp) t.zero = /ddp|no_shard/i.test(String(o.fsdp)) ? 0 : 3;
   // FSDP CPUOffload(offload_params=True): parameters and gradients live on the CPU, which also runs the optimizer step.
-  if (o.cpu_offload === true) Object.assign(t, { offload_optimizer: true, offload_params: true });
+  if (o.cpu_offload === true || o.fsdp_offload_params === true) Object.assign(t, { offload_optimizer: true, offload_params: true });
   if (o.grad_checkpointing !== undefined) {
     const g = o.grad_checkpointing;
     // "selective (layer)" etc.: selective recomputation; "selective (op)" below is not.
