@@ -150,6 +150,13 @@ TEST_CASE("Training: the allocator keeps a spare set of loss-path blocks, within
   CHECK(e.memory.figures.reserved_bytes == Approx(e.gpu->memory_bytes - 400 * kMiB));
   CHECK(e.memory.figures.nvidia_smi_bytes == Approx(e.gpu->memory_bytes));
   CHECK(e.memory.figures.reserved_bytes > e.memory.figures.allocated_bytes);
+  lora["engine_options"] = {{"padded_batches", "yes"}};
+  try {
+    parse_scenario(lora);
+    FAIL("a non-boolean padded_batches must be refused");
+  } catch (const InputError& err) {
+    CHECK(std::string(err.field) == "engine_options.padded_batches");
+  }
   // Inference keeps no loss path
   const Estimate inf = run(R"({"model":"llama-3-8b","engine":"transformers","gpu":"a100-80gb","batch":1,"seq_len":2048})");
   const Estimate inf_padded = run(R"({"model":"llama-3-8b","engine":"transformers","gpu":"a100-80gb","batch":1,"seq_len":2048,"engine_options":{"padded_batches":true}})");
