@@ -353,7 +353,7 @@ function genericScenario(c, model, catalog) {
   // FSDP shards (ZeRO-3-like) unless the run names NO_SHARD / "ddp" (full weights on each GPU).
   if (o.fsdp) t.zero = /ddp|no_shard/i.test(String(o.fsdp)) ? 0 : 3;
   // FSDP CPUOffload(offload_params=True): parameters and gradients live on the CPU, which also runs the optimizer step.
-  if (o.cpu_offload === true) Object.assign(t, { offload_optimizer: true, offload_params: true });
+  if (o.cpu_offload === true || o.fsdp_offload_params === true) Object.assign(t, { offload_optimizer: true, offload_params: true });
   if (o.grad_checkpointing !== undefined) {
     const g = o.grad_checkpointing;
     // "selective (layer)" etc.: selective recomputation; "selective (op)" below is not.
@@ -393,6 +393,15 @@ function genericScenario(c, model, catalog) {
   else if (/foak/i.test(String(o.framework_config || ''))) s.engine_options = { cross_entropy: 'inplace' };
   // Padding-free collation trains on the samples' real lengths, which the source does not state.
   if (o.padding_free === true) return { skip: 'not scored: padding-free batches hold the samples\' real lengths, which the source does not state' };
+  // lit-gpt's FSDP loading (fabric.load_raw, FULL_STATE_DICT) unshards every parameter on every rank:
+  // a whole-run max_memory_allocated then holds the full model, which no scenario expresses.
+  if (o.full_state_dict_load === true) return { skip: 'not scored: the run\'s peak includes loading the full state dict into the unsharded FSDP model on every rank' };
+  // Batches padded per batch to their longest sample: shapes vary from step to step (the caching
+  // allocator keeps no spare loss-path blocks). Without a stated length the tokens per step are unknown.
+  if (o.padded_batches === true) {
+    if (!c.seq_len) return { skip: 'not scored: unpacked batches padded to their longest sample, whose length the source does not state' };
+    s.engine_options = { ...(s.engine_options || {}), padded_batches: true };
+  }
   s.training = t;
   return { scenario: s };
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "gpusizer/memory.h"
+#include "gpusizer/memory_training.h"
 
 namespace gpusizer {
 namespace {
@@ -21,6 +22,23 @@ double context_bytes(const Gpu* gpu) { return cuda_context_bytes(gpu); }
 
 int communicators(const Scenario& s) { return (s.dp() > 1) + (s.tp > 1) + (s.pp > 1); }
 
+// Training: the loss path's blocks held by the caching allocator beside the allocated peak. The
+// logits, their fp32 upcast and the shifted copy (logits_bytes, memory_activations.cpp) are the
+// largest requests of a step and get segments of their own (cudaMalloc of the rounded size when
+// no cached block holds them). Freed, they stay cached: segments go back to the driver only when
+// an allocation fails or on empty_cache() (c10/cuda/CUDACachingAllocator.cpp malloc:
+// release_available_cached_blocks / release_cached_blocks). The next step's forward allocations
+// split them (get_free_block hands out any cached block at least as large, should_split keeps the
+// rest), so the next loss path no longer fits and gets new segments: in steady state the pool holds
+// one set of loss-path blocks besides the peak's tensors. PyTorch's default has no expandable
+// segments (PYTORCH_CUDA_ALLOC_CONF expandable_segments:False) that could grow in place instead.
+// With batches padded to varying lengths the largest step's loss path outgrows every cached block
+// of the shorter steps, whose segments its forward reuses: no spare set (engine_options.padded_batches).
+double loss_path_cached_bytes(const Scenario& s) {
+  if (!is_training(s.task) || s.engine_options.padded_batches.value_or(false)) return 0;
+  return logits_bytes(s);
+}
+
 }  // namespace
 
 MemoryFigures memory_figures(const Scenario& s, const Gpu* gpu, const MemoryEstimate& m) {
@@ -37,7 +55,14 @@ MemoryFigures memory_figures(const Scenario& s, const Gpu* gpu, const MemoryEsti
   // DeepSpeed buckets and fragmentation, all of which PyTorch's allocator reserves.
   const double in_allocator = std::max(0.0, b.runtime - ctx - nccl_in_runtime);
   const double tensors = kWeightTensorsPerLayer * static_cast<double>(layers_on_busiest_stage(s)) + 2;
-  f.reserved_bytes = f.allocated_bytes + in_allocator + tensors * kRoundLargeWaste;
+  f.reserved_bytes = f.allocated_bytes + in_allocator + tensors * kRoundLargeWaste + loss_path_cached_bytes(s);
+  if (gpu && is_training(s.task)) {
+    // Before an out-of-memory error the allocator frees its cached blocks and retries
+    // (CUDACachingAllocator.cpp malloc: release_cached_blocks, then alloc_block again): the cache
+    // never pushes the pool past what the card leaves beside the context and NCCL buffers.
+    const double room = gpu->memory_bytes - ctx - nccl;
+    f.reserved_bytes = std::max(f.allocated_bytes, std::min(f.reserved_bytes, room));
+  }
   f.nvidia_smi_bytes = f.reserved_bytes + ctx + nccl;
   if (m.engine) {
     // vLLM/SGLang take their budget up front: nvidia-smi shows it whatever the workload.

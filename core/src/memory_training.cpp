@@ -167,18 +167,36 @@ ModelStateBytes lora_model_states(const Scenario& s, double* trainable) {
   return b;
 }
 
+}  // namespace
+
 // ZeRO-3 / FSDP FULL_SHARD: the gathered 16-bit parameters of the unit being computed and, while
 // it runs its backward, its unsharded 16-bit gradients. DeepSpeed's estimator counts
-// 4 x largest_layer_params (param + grad, stage3.py estimate_zero3_model_states_mem_needs);
-// FSDP also prefetches the next unit (backward_prefetch=BACKWARD_PRE, forward prefetch in FSDP2).
+// 4 x largest_layer_params (param + grad, stage3.py estimate_zero3_model_states_mem_needs).
+// FSDP (transformer-block wrapping) holds two blocks, the one computing and the next one
+// prefetched (backward_prefetch=BACKWARD_PRE; limit_all_gathers allows two in flight), and the root
+// unit, which owns what no block wraps (embeddings, final norm, LM head): FSDP1 does not reshard
+// the root after its forward, so it stays gathered through the loss into the backward
+// (torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard: free_unsharded_flat_param =
+// not state._is_root and ...).
 double zero3_live_bytes(const Scenario& s) {
-  const double unit = largest_unit_params(s);
-  const double gathered = s.engine == Engine::Deepspeed ? 1 : 2;
   const double stored = is_lora(s) ? weight_bytes(s.model, s.weights).total() / count_params(s.model).total
                                    : kHalf;
   const double grads = is_lora(s) ? 0 : kHalf;
-  return unit * (gathered * stored + grads);
+  if (s.engine != Engine::Fsdp) {
+    const double gathered = s.engine == Engine::Deepspeed ? 1 : 2;
+    return largest_unit_params(s) * (gathered * stored + grads);
+  }
+  const ParamCounts p = count_params(s.model);
+  const WeightBytes w = weight_bytes(s.model, s.weights);
+  const double block = (p.per_layer_linear_max + p.other / d(s.model.layers)) / d(s.tp);
+  // LoRA / QLoRA gather the stored format (NF4 blocks, 16-bit embeddings and head); full training
+  // gathers FSDP's 16-bit compute copy (MixedPrecision param_dtype).
+  const double block_bytes = is_lora(s) && p.linear > 0 ? w.linear / p.linear : kHalf;
+  const double root_bytes = is_lora(s) ? (w.embedding + w.lm_head) / d(s.tp) : kHalf * (p.embedding + p.lm_head) / d(s.tp);
+  return root_bytes + block * (2 * block_bytes + grads);
 }
+
+namespace {
 
 // CPU offload (ZeRO-Offload / ZeRO-Infinity): moves the states off the GPU, returns host bytes.
 double apply_offload(const Scenario& s, const ModelStateBytes& b, int zero, ShardedStates* st) {

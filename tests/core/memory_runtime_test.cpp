@@ -128,3 +128,37 @@ TEST_CASE("ranges: the held-out error percentiles of core/data/ranges.json brack
   REQUIRE_FALSE(lora.memory.ranges.empty());
   CHECK(lora.memory.ranges.front().group.rfind("training.", 0) == 0);
 }
+
+TEST_CASE("Training: the allocator keeps a spare set of loss-path blocks, within the card", "[memory_runtime]") {
+  // CUDACachingAllocator.cpp: freed segments stay cached; with the same shapes every step the next
+  // step's loss path needs new segments beside the cached ones (memory_runtime.cpp). 1 x 2048 tokens
+  // x 128256 vocabulary x 12 bytes (HF loss: logits_bytes in memory_training_test.cpp).
+  nlohmann::json lora = nlohmann::json::parse(
+      R"({"model":"llama-3-8b","task":"lora","engine":"transformers","gpu":"a100-80gb","batch":1,"seq_len":2048})");
+  const MemoryFigures fixed = estimate(parse_scenario(lora)).memory.figures;
+  lora["engine_options"] = {{"padded_batches", true}};
+  const MemoryFigures padded = estimate(parse_scenario(lora)).memory.figures;
+  CHECK(padded.allocated_bytes == Approx(fixed.allocated_bytes));
+  CHECK(fixed.reserved_bytes - padded.reserved_bytes == Approx(2048.0 * 128256 * 12));
+  // Beyond the card the allocator frees its cache and retries (release_cached_blocks): reserved
+  // stops at the card's memory less the context (400 MiB on the A100): 12 x 4096 tokens with
+  // Fast_CrossEntropyLoss allocate ~65 GiB and would cache 47 GiB of loss-path blocks besides.
+  const nlohmann::json big = nlohmann::json::parse(
+      R"({"model":"llama-3-8b","task":"qlora","weights":"nf4","engine":"transformers","gpu":"a100-80gb","batch":12,
+          "seq_len":4096,"training":{"lora_rank":16,"lora_targets":"attention"},"engine_options":{"cross_entropy":"inplace"}})");
+  const Estimate e = estimate(parse_scenario(big));
+  CHECK(e.memory.figures.reserved_bytes == Approx(e.gpu->memory_bytes - 400 * kMiB));
+  CHECK(e.memory.figures.nvidia_smi_bytes == Approx(e.gpu->memory_bytes));
+  CHECK(e.memory.figures.reserved_bytes > e.memory.figures.allocated_bytes);
+  lora["engine_options"] = {{"padded_batches", "yes"}};
+  try {
+    parse_scenario(lora);
+    FAIL("a non-boolean padded_batches must be refused");
+  } catch (const InputError& err) {
+    CHECK(std::string(err.field) == "engine_options.padded_batches");
+  }
+  // Inference keeps no loss path
+  const Estimate inf = run(R"({"model":"llama-3-8b","engine":"transformers","gpu":"a100-80gb","batch":1,"seq_len":2048})");
+  const Estimate inf_padded = run(R"({"model":"llama-3-8b","engine":"transformers","gpu":"a100-80gb","batch":1,"seq_len":2048,"engine_options":{"padded_batches":true}})");
+  CHECK(inf.memory.figures.reserved_bytes == Approx(inf_padded.memory.figures.reserved_bytes));
+}

@@ -269,3 +269,24 @@ TEST_CASE("The step peaks at the backward or at the foreach AdamW step, not both
   CHECK(m.figures.allocated_bytes / p == Approx(10).margin(0.25));
   CHECK(m.per_gpu_bytes == Approx(m.breakdown.total()).epsilon(1e-15));
 }
+
+TEST_CASE("FSDP keeps the root unit gathered beside two transformer blocks", "[training]") {
+  // torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard: the root FSDP unit (embeddings,
+  // final norm, LM head under transformer-block wrapping) is not resharded after its forward.
+  // Llama-3-8B: embedding and head 2 x 128256 x 4096; one block 218,103,808 linear weights + 2
+  // norms of 4096 + its 1/32 share of the final norm; 16-bit, the block being computed and the one
+  // prefetched (BACKWARD_PRE).
+  json lora = {{"model", "llama-3-8b"}, {"task", "lora"}, {"engine", "fsdp"}, {"gpus", 2}, {"batch", 4},
+               {"seq_len", 4096}, {"training", {{"zero", 3}}}};
+  const double root = 2.0 * 128256 * 4096;
+  const double block = 218103808.0 + 2 * 4096 + 4096.0 / 32;
+  CHECK(zero3_live_bytes(parse_scenario(lora)) == Approx(2 * root + 2 * 2 * block));
+  // full fine-tuning adds the block's unsharded 16-bit gradients
+  json full = lora;
+  full["task"] = "full";
+  CHECK(zero3_live_bytes(parse_scenario(full)) == Approx(2 * root + 3 * 2 * block));
+  // DeepSpeed fetches leaf modules: its estimator's 4 x largest_layer_params (the embedding here)
+  json ds = full;
+  ds["engine"] = "deepspeed";
+  CHECK(zero3_live_bytes(parse_scenario(ds)) == Approx(128256.0 * 4096 * (2 + 2)));
+}

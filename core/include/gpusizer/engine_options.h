@@ -21,6 +21,10 @@ struct EngineOptions {
   // "fused" (Liger / unsloth fused linear cross-entropy: logits never held whole), "inplace"
   // (unsloth / fms-acceleration Fast_CrossEntropyLoss: the kernel writes the gradient into the logits).
   std::string cross_entropy = "materialized";
+  // Training: each batch padded to its own longest sample, so tensor shapes change from step to
+  // step (default false: packed or fixed-length batches, every step the same shapes). Decides
+  // whether the caching allocator keeps a spare set of loss-path blocks (memory_runtime.cpp).
+  std::optional<bool> padded_batches;
   // transformers generate() before 4.45 computed the logits of every prompt position in fp32
   // (default false: 4.45+ keeps only the last position, logits_to_keep).
   std::optional<bool> full_prompt_logits;

@@ -61,6 +61,10 @@ double training_activation_bytes(const Scenario& s);
 // Under full recomputation, the one layer rebuilt at a time in the backward (0 otherwise).
 double recompute_working_bytes(const Scenario& s);
 
+// ZeRO-3 / FSDP FULL_SHARD: gathered parameters alive beside the shards (DeepSpeed: the largest
+// leaf module; FSDP: the root unit held from forward to backward + two transformer blocks).
+double zero3_live_bytes(const Scenario& s);
+
 // When the step's transients peak (memory_training.cpp, docs/methodology.md "Peak over the step"):
 // torch.optim's foreach AdamW temporaries and whether gradients exist before the backward.
 double optimizer_step_temp_bytes(const Scenario& s, double optimizer_params);
