@@ -323,7 +323,10 @@ function genericScenario(c, model, catalog) {
       const month = dt ? Number(dt[1]) * 12 + Number(dt[2]) : null;
       const before = (ver, year, mon) => (key !== null ? key < ver : month !== null && month < year * 12 + mon);
       const hf = {};
-      if (before(4045, 2024, 9)) hf.full_prompt_logits = true;
+      // AutoAWQ 0.1.x names no transformers version: its README benchmarks ran at @5c7e368
+      // (2023-11-05, setup.py transformers>=4.35.0), before 4.45 (mem-autoawq-readme notes).
+      const awq01 = key === null && month === null && /AutoAWQ 0\.1\./.test(f);
+      if (before(4045, 2024, 9) || awq01) hf.full_prompt_logits = true;
       if (before(4036, 2023, 12) && !/fused/i.test(f)) hf.legacy_kv_cache = true;
       if (Object.keys(hf).length) s.engine_options = { ...(s.engine_options || {}), ...hf };
     }

@@ -29,6 +29,18 @@ constexpr double kCudaGraphBytes = 0.25 * kGiB;
 constexpr double kDefaultContextBytes = 400 * kMiB;
 constexpr double kDefaultWorkspaceBytes = 8519680;
 
+// AutoAWQ from_quantized(fuse_layers=True) under transformers (engine_options.fused_layers): the
+// fused blocks of AutoAWQ @5c7e368 (the commit of its README benchmarks, v0.1.6+3).
+bool awq_fused(const Scenario& s) {
+  return s.engine == Engine::Transformers && s.weights == WeightFormat::AwqInt4 &&
+         s.engine_options.fused_layers.value_or(false);
+}
+
+// Bytes per score element at the fused prefill's attention peak (awq/modules/fused/attn.py
+// QuantAttentionFused.forward, seqlen > 1): the fp16 scores (2), their .float() copy (4) and the
+// fp32 softmax output (4) are alive together before .type_as(xq); no SDPA or FlashAttention path.
+constexpr double kAwqFusedScoreBytes = 2 + 4 + 4;
+
 int64_t prefill_chunk_tokens(const Scenario& s) {
   const int64_t prompt_total = s.batch * std::max<int64_t>(s.prompt_tokens, 1);
   switch (s.engine) {
@@ -74,7 +86,10 @@ double activation_bytes(const Scenario& s) {
   const double h3 = 3 * static_cast<double>(a.hidden);
   const double per_token = h3 + (live_elements_per_token(a) - h3) / tp;
   double bytes = chunk * per_token * kActivationBytes;
-  if (!s.flash_attention && s.engine == Engine::Transformers) {
+  if (awq_fused(s)) {
+    const double p = static_cast<double>(s.prompt_tokens);
+    bytes += static_cast<double>(s.batch) * static_cast<double>(a.heads) / tp * p * p * kAwqFusedScoreBytes;
+  } else if (!s.flash_attention && s.engine == Engine::Transformers) {
     // Eager attention materialises the scores (bf16) and their fp32 softmax for one layer:
     // batch x heads x prompt x prompt x (2 + 4) bytes.
     const double p = static_cast<double>(s.prompt_tokens);
@@ -86,10 +101,30 @@ double activation_bytes(const Scenario& s) {
     // transformers before 4.45 (LlamaForCausalLM.forward: logits = self.lm_head(hidden_states).float()
     // for every position; logits_to_keep arrived in 4.45): the prefill holds the bf16 logits of the
     // whole prompt and their fp32 upcast, (2 + 4) bytes per prompt token and vocabulary entry.
-    bytes += static_cast<double>(s.batch) * static_cast<double>(s.prompt_tokens) * static_cast<double>(a.vocab) / tp *
-             (kActivationBytes + kLogitBytes);
+    // They are computed after the last block returns, whose working set (and attention scores)
+    // is freed by then: the prefill peaks at the larger of the two, beside the final hidden states.
+    const double logits = static_cast<double>(s.batch) * static_cast<double>(s.prompt_tokens) *
+                          static_cast<double>(a.vocab) / tp * (kActivationBytes + kLogitBytes);
+    const double hidden = chunk * static_cast<double>(a.hidden) * kActivationBytes;
+    bytes = std::max(bytes, hidden + logits);
   }
   return bytes;
+}
+
+// The quantized q, k and v weights on the busiest GPU (AutoAWQ's fused-qkv copy).
+double awq_qkv_bytes(const Scenario& s) {
+  const Architecture& a = s.model;
+  const ParamCounts p = count_params(a);
+  if (p.linear <= 0) return 0;
+  const double per_param = weight_bytes(a, s.weights).linear / p.linear;
+  double qkv = 0;
+  for (const LinearModule& m : linear_modules(a)) {
+    if (m.name == "q" || m.name == "k" || m.name == "v") {
+      qkv += static_cast<double>(m.in) * static_cast<double>(m.out) * static_cast<double>(m.count);
+    }
+  }
+  const double share = static_cast<double>(layers_on_busiest_stage(s)) / static_cast<double>(a.layers);
+  return qkv * per_param * share / static_cast<double>(s.tp);
 }
 
 double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
@@ -104,6 +139,10 @@ double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
     per_token *= heads_per_gpu / static_cast<double>(a.kv_heads);
   }  // MLA's latent cache is not split by heads: every TP rank holds all of it (vLLM MLA backend).
   auto cached = [&](int64_t tokens) {
+    // AutoAWQ's fused blocks pre-allocate an fp16 WindowedCache of max_new_tokens positions per
+    // layer (awq/modules/fused/cache.py; LlamaLikeBlock max_seq_len=config.max_new_tokens), rolled
+    // when the sequence outgrows it; the prompt has to fit in it (update_kv writes it whole).
+    if (awq_fused(s)) return static_cast<double>(std::max(s.output_tokens, s.prompt_tokens));
     if (s.engine != Engine::Vllm) return static_cast<double>(tokens);
     return static_cast<double>((tokens + kVllmBlockTokens - 1) / kVllmBlockTokens * kVllmBlockTokens);
   };
@@ -163,6 +202,13 @@ MemoryEstimate inference_memory(const Scenario& s, const Gpu* gpu) {
     m.breakdown.kv_cache *= 1 + (seq - 1) / seq;
   }
   m.breakdown.activations = activation_bytes(s);
+  if (awq_fused(s)) {
+    // Loading peak: the fuser builds every fused block (each with a torch.cat copy of q, k and v,
+    // awq/utils/fused_utils.py fuse_qkv) before it replaces model.model, so all layers' unfused
+    // q/k/v are still alive beside the copies (awq/models/llama.py LlamaFuser.fuse_transformer).
+    // torch.cuda.max_memory_allocated counts it unless reset after loading.
+    m.breakdown.activations = std::max(m.breakdown.activations, awq_qkv_bytes(s));
+  }
   m.breakdown.runtime = runtime_bytes(s, gpu);
   m.per_gpu_bytes = m.breakdown.total();
   return m;

@@ -142,8 +142,11 @@ TEST_CASE("Older transformers generate(): full-prompt fp32 logits and the tuple 
   const MemoryEstimate now = memory_of(base);
   base["engine_options"] = {{"full_prompt_logits", true}};
   const MemoryEstimate logits = memory_of(base);
-  // transformers < 4.45: bf16 logits + fp32 upcast of every prompt position: 16 x 512 x 32000 x (2 + 4).
-  CHECK(logits.breakdown.activations - now.breakdown.activations == Approx(16.0 * 512 * 32000 * 6));
+  // transformers < 4.45: bf16 logits + fp32 upcast of every prompt position, 16 x 512 x 32000 x
+  // (2 + 4), beside the final hidden states (8192 tokens x 5120 x 2): larger than the last block's
+  // working set, which is freed before the head runs.
+  CHECK(logits.breakdown.activations == Approx(16.0 * 512 * 32000 * 6 + 8192.0 * 5120 * 2));
+  CHECK(logits.breakdown.activations > now.breakdown.activations);
   base["engine_options"] = {{"legacy_kv_cache", true}};
   const MemoryEstimate tuple = memory_of(base);
   // transformers < 4.36: the new cache (1024 tokens) beside the previous step's (1023 tokens).
@@ -157,4 +160,31 @@ TEST_CASE("Older transformers generate(): full-prompt fp32 logits and the tuple 
   CHECK(memory_of(base).per_gpu_bytes == memory_of(vllm).per_gpu_bytes);
   base["engine_options"] = {{"legacy_kv_cache", "yes"}};
   CHECK_THROWS_AS(parse_scenario(base), InputError);
+}
+
+TEST_CASE("AutoAWQ fused layers: max_new_tokens cache, eager fp32 softmax, the fuser's qkv copy", "[memory]") {
+  // Mistral-7B AWQ, 8 prompts of 2048 tokens + 2048 new (AutoAWQ README benchmark shape).
+  json base = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"}, {"batch", 8},
+               {"prompt_tokens", 2048}, {"output_tokens", 2048}};
+  const MemoryEstimate plain = memory_of(base);
+  base["engine_options"] = {{"fused_layers", true}};
+  const MemoryEstimate fused = memory_of(base);
+  // WindowedCache: max_new_tokens (2048) positions x 8 sequences x 32 layers x 2 x 8 KV heads x 128 x 2 B.
+  CHECK(fused.breakdown.kv_cache == Approx(2.0 * kGiB));
+  CHECK(plain.breakdown.kv_cache == Approx(4.0 * kGiB));
+  // Prefill scores 8 x 32 heads x 2048 x 2048 x (2 + 4 + 4) bytes = 10 GiB on top of the block.
+  base["engine_options"] = json::object();
+  base["flash_attention"] = false;
+  const MemoryEstimate eager = memory_of(base);  // plain eager: (2 + 4) bytes per score
+  CHECK(fused.breakdown.activations - eager.breakdown.activations == Approx(8.0 * 32 * 2048 * 2048 * 4));
+  // A short prompt: the loading peak (every layer's q, k, v copied by fuse_qkv) dominates.
+  json shortp = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"},
+                 {"prompt_tokens", 64}, {"output_tokens", 64}, {"engine_options", {{"fused_layers", true}}}};
+  const MemoryEstimate s = memory_of(shortp);
+  // q, k, v: 32 layers x 4096 x (4096 + 1024 + 1024) weights at awq-int4's bytes per linear weight.
+  const Scenario sc = parse_scenario(shortp);
+  const ParamCounts p = count_params(sc.model);
+  const double per_param = weight_bytes(sc.model, WeightFormat::AwqInt4).linear / p.linear;
+  CHECK(s.breakdown.activations == Approx(32.0 * 4096 * 6144 * per_param));
+  CHECK(s.per_gpu_bytes == Approx(s.breakdown.total()).epsilon(1e-15));
 }
