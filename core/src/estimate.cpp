@@ -73,6 +73,11 @@ std::vector<Remedy> remedies(const Scenario& s, const Gpu& gpu) {
       attempt("grad_checkpointing", "training.grad_checkpointing", "full", [](Scenario& t) { t.training.grad_checkpointing = Checkpointing::Full; });
     }
     if (s.batch > 1) attempt("batch_1", "batch", 1, [](Scenario& t) { t.batch = 1; });
+    // Several GPUs holding a whole copy each: ZeRO-3 (DeepSpeed) or FSDP full sharding keeps 1/N of
+    // the parameters, frozen ones included, on each (Rajbhandari et al. 2019, ZeRO, sec. 5.3 parameter partitioning).
+    if (s.gpus > 1 && s.training.zero < 3 && engine_caps(s.engine).zero) {
+      attempt("zero3", "training.zero", 3, [](Scenario& t) { t.training.zero = 3; });
+    }
     if (s.task == Task::Full || s.task == Task::Pretrain) {
       attempt("lora", "task", "lora", [](Scenario& t) {
         t.task = Task::Lora;
