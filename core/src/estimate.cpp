@@ -125,7 +125,7 @@ Estimate estimate(const Scenario& s) {
   e.memory = estimate_memory(s, gpu);
   e.warnings.insert(e.warnings.end(), e.memory.warnings.begin(), e.memory.warnings.end());
   if (gpu) {
-    e.gpu = GpuFit{gpu->id, gpu->memory_bytes, usable_bytes(s, *gpu), fits_on(s, *gpu, e.memory.per_gpu_bytes)};
+    e.gpu = GpuFit{gpu->id, gpu->memory_bytes, usable_bytes(s, *gpu), fits_on(s, *gpu, e.memory.per_gpu_bytes), gpu->name};
     e.max = max_fit(s, *gpu);
     const auto caps = capability_warnings(s, *gpu);
     e.warnings.insert(e.warnings.end(), caps.begin(), caps.end());
@@ -186,7 +186,7 @@ nlohmann::json to_json(const Estimate& e) {
                  {"kv_bytes_per_token", e.memory.kv_bytes_per_token}};
   add_memory_json(e.memory, &j["memory"]);  // figures, engine budget, range (memory_runtime.cpp)
   if (e.gpu) {
-    j["gpu"] = {{"id", e.gpu->id}, {"memory_bytes", e.gpu->memory_bytes}, {"usable_bytes", e.gpu->usable_bytes}, {"fits", e.gpu->fits}};
+    j["gpu"] = {{"id", e.gpu->id}, {"name", e.gpu->name}, {"memory_bytes", e.gpu->memory_bytes}, {"usable_bytes", e.gpu->usable_bytes}, {"fits", e.gpu->fits}};
   }
   if (!e.remedies.empty()) {
     nlohmann::json r = nlohmann::json::array();
