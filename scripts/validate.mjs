@@ -704,11 +704,19 @@ function predict(cov, est, c, byRun) {
       // (a chunk among the decode steps), as under a finite rate; a burst queues FCFS behind the others.
       const own = cov.closedLoop ? t.time_to_first_token_s / b + chunkWait : t.time_to_first_token_s * (b + 1) / (2 * b);
       const n = cov.queued || b;
-      if (n <= b || !wave) return own;
       // More requests than the engine admits: closed loop of n clients, B served at a time, each waits
       // (n - B) / B request lives (Little's law); a burst of n runs in n / B waves, the mean request
       // waiting (n / B - 1) / 2 of them.
-      return own + (cov.closedLoop ? (n - b) / b : (n / b - 1) / 2) * wave;
+      const steady = n <= b || !wave ? own : own + (cov.closedLoop ? (n - b) / b : (n / b - 1) / 2) * wave;
+      // A closed loop starts with every client sending at once (LMDeploy profile_throughput.py @3e391df,
+      // process_request: all threads started together, each pulling its next prompt from one queue): the
+      // first B requests are a burst, prefilled first come first served. A mean over N requests carries
+      // them with weight B / N (a median over N >> B does not).
+      if (cov.closedLoop && /mean/i.test(c.unit || '') && Number.isFinite(cov.numPrompts) && cov.numPrompts > b) {
+        const first = t.time_to_first_token_s * (b + 1) / (2 * b);
+        return (b * first + (cov.numPrompts - b) * steady) / cov.numPrompts;
+      }
+      return steady;
     }
     case 'model_tflops_per_gpu':
     case 'mfu': {
