@@ -682,6 +682,15 @@ function predict(cov, est, c, byRun) {
       // of the B prefills; under a finite request rate a prompt mostly finds no queue: one prefill.
       const b = cov.scenario.batch || 1;
       if (!t.time_to_first_token_s) return null;
+      const dp0 = (cov.scenario.gpus || 1) / ((cov.scenario.tp || 1) * (cov.scenario.pp || 1));
+      // LMDeploy TurboMind before the unified prefill/decode pass (InternLM/lmdeploy PR #775, 2023-12-04,
+      // first released in v0.1.0): the context pass skips each prompt's last token ("subtract input/context
+      // len by 1 to skip last input token (will process with decoder later)", LlamaBatch.cc ContextDecode
+      // @v0.1.0a1), so the first token comes from the next decode step of the running batch.
+      const turbomindA = cov.scenario.engine === 'lmdeploy' && /LMDeploy v?0\.(0\.|1\.0a)/i.test(c.framework || '');
+      const firstStep = turbomindA && t.decode_tokens_per_s ? dp0 * b / t.decode_tokens_per_s : 0;
+      const pf = turbomindA && (cov.scenario.prompt_tokens || 1) <= 1 ? 0 : t.time_to_first_token_s;  // no context pass
+      return firstStep + (() => {
       // One admitted request's whole life (its wave): B x output / (output tokens per second per replica).
       const dp = (cov.scenario.gpus || 1) / ((cov.scenario.tp || 1) * (cov.scenario.pp || 1));
       const wave = t.generation_tokens_per_s ? dp * b * (cov.scenario.output_tokens || 1) / t.generation_tokens_per_s : 0;
@@ -699,19 +708,28 @@ function predict(cov, est, c, byRun) {
         // N / 2 x (1 / mu - 1 / rate) (deterministic fluid queue).
         if (cov.overloaded && wave > 0 && cov.numPrompts) {
           const mu = b / wave;
-          return t.time_to_first_token_s / b + Math.max(0, cov.numPrompts / 2 * (1 / mu - 1 / cov.rate));
+          return pf / b + Math.max(0, cov.numPrompts / 2 * (1 / mu - 1 / cov.rate));
         }
-        return t.time_to_first_token_s / b + chunkWait;
+        return pf / b + chunkWait;
       }
       // Closed loop in steady state: clients' requests arrive staggered, each prompt prefilled on its own
       // (a chunk among the decode steps), as under a finite rate; a burst queues FCFS behind the others.
-      const own = cov.closedLoop ? t.time_to_first_token_s / b + chunkWait : t.time_to_first_token_s * (b + 1) / (2 * b);
+      const own = cov.closedLoop ? pf / b + chunkWait : pf * (b + 1) / (2 * b);
       const n = cov.queued || b;
-      if (n <= b || !wave) return own;
       // More requests than the engine admits: closed loop of n clients, B served at a time, each waits
       // (n - B) / B request lives (Little's law); a burst of n runs in n / B waves, the mean request
       // waiting (n / B - 1) / 2 of them.
-      return own + (cov.closedLoop ? (n - b) / b : (n / b - 1) / 2) * wave;
+      const steady = n <= b || !wave ? own : own + (cov.closedLoop ? (n - b) / b : (n / b - 1) / 2) * wave;
+      // A closed loop starts with every client sending at once (LMDeploy profile_throughput.py @3e391df,
+      // process_request: all threads started together, each pulling its next prompt from one queue): the
+      // first B requests are a burst, prefilled first come first served. A mean over N requests carries
+      // them with weight B / N (a median over N >> B does not).
+      if (cov.closedLoop && /mean/i.test(c.unit || '') && Number.isFinite(cov.numPrompts) && cov.numPrompts > b) {
+        const first = pf * (b + 1) / (2 * b);
+        return (b * first + (cov.numPrompts - b) * steady) / cov.numPrompts;
+      }
+      return steady;
+      })();
     }
     case 'model_tflops_per_gpu':
     case 'mfu': {

@@ -257,6 +257,7 @@ const STRINGS = {
   'r.lora': ['LoRA instead of full fine-tuning', '改用 LoRA 微调'],
   'r.qlora': ['QLoRA (4-bit NF4 base)', '改用 QLoRA（4 比特 NF4 底座）'],
   'r.adamw_8bit': ['8-bit AdamW', '8 比特 AdamW'],
+  'r.zero3': ['ZeRO-3 (shard the parameters over the GPUs)', 'ZeRO-3（参数分片到各 GPU）'],
   'r.zero3_offload': ['ZeRO-3 with CPU offload of optimizer and parameters', 'ZeRO-3 并将优化器与参数卸载到 CPU'],
   'r.kv_fp8': ['fp8 KV cache', 'fp8 KV 缓存'],
   'r.awq_int4': ['AWQ int4 weights', 'AWQ int4 权重'],

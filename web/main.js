@@ -50,17 +50,16 @@ function afterFirstPaint(fn) {
 }
 
 let core;
+// A link with a scenario of its own has no static figure (html.linked, set by the inline script of
+// scripts/prerender.mjs); the default link's paints before the core is unpacked and compiled.
+const linked = document.documentElement.classList.contains('linked');
 try {
-  // The static figure paints before the core is unpacked and compiled (a link with a scenario of
-  // its own has none: html.linked, set by the inline script of scripts/prerender.mjs).
-  if (!document.documentElement.classList.contains('linked')) await new Promise(afterFirstPaint);
+  if (!linked) await new Promise(afterFirstPaint);
   core = await loadCore();
 } catch (error) {
   $('status').textContent = t('loadFailed', { msg: error.message });
   throw error;
 }
-const catalog = core.catalog();
-setEngines(catalog.engines);
 let scenario = link.scenario;
 let problem = link.problem;
 let plan = null;  // the ranking's plan whose launch commands are shown
@@ -74,6 +73,22 @@ function accept(candidate, candidateProblem) {
   return result.scenario;
 }
 scenario = accept(scenario, problem);
+
+// A linked scenario's memory card is drawn and painted before the catalog is read and the inputs
+// are built: the first catalog() call took ~230 ms of the ~630 ms to this figure (a Chromium
+// profile, 2026-12-01). The estimate names its GPU, so the card needs no catalog.
+let firstFigure = true;
+if (linked) {
+  const early = core.estimate(withoutLoad(scenario));
+  if (!early.error) {
+    replace($('results'), memoryCard(scenario, early, early.gpu, { errorHere: false }));
+    firstFigure = false;
+    performance.mark('gpusizer-first-figure');
+    await new Promise(afterPaint);
+  }
+}
+const catalog = core.catalog();
+setEngines(catalog.engines);
 
 const change = (next) => { scenario = next; update(); };
 const handlers = {
@@ -114,7 +129,6 @@ const whenIdle = (fn) => (!loaded && window.requestIdleCallback
 // Stages of one recompute; a newer change abandons the stages left of an older one. html.ready
 // (and, the first time, the 'gpusizer-ready' mark) says every stage is done: tests wait for it.
 let generation = 0;
-let firstFigure = true;
 function update() {
   const gen = ++generation;
   document.documentElement.classList.remove('ready');

@@ -73,11 +73,14 @@ double card_compute_cap(const Gpu& gpu) {
 }
 
 double int_to_float_flops(const Gpu& gpu) {
-  // CUDA C++ Programming Guide, "Arithmetic Instructions" throughput table: 32-bit float FMA lanes
-  // per SM are 64 on Volta, Turing and GA100 (A100/A800/A30) and 128 on GA10x, Ada, Hopper and
-  // Blackwell; "all other type conversions" (int32 -> float32 among them) run 16 per clock per SM
-  // on all of them. The catalog's FP32 rate is 2 x lanes x SMs x clock, so one conversion per
-  // multiply-add allows 2 x 16 x SMs x clock = fp32 x 16 / lanes FLOP/s.
+  // CUDA C++ Programming Guide v12.6, 5.4.1 "Arithmetic Instructions", Table 4 "Throughput of Native
+  // Arithmetic Instructions (Number of Results per Clock Cycle per Multiprocessor)": row "32-bit
+  // floating-point add, multiply, multiply-add" 64 for cc 7.x and 8.0 (Volta, Turing, GA100:
+  // A100/A800/A30), 128 for 8.6, 8.9, 9.0 (GA10x, Ada, Hopper); row "All other type conversions"
+  // (int32 -> float32 is one) 16 for 8.0, 8.6, 8.9 and 9.0. Read from stored transcriptions of the
+  // table; 7.x and Blackwell conversions are taken as 16 too (not confirmed from a stored copy).
+  // The catalog's FP32 rate is 2 x lanes x SMs x clock, so one conversion per multiply-add allows
+  // 2 x 16 x SMs x clock = fp32 x 16 / lanes FLOP/s.
   if (gpu.fp32_tflops <= 0 || gpu.vendor != "nvidia") return 0;
   const bool ga100 = gpu.id.rfind("a100", 0) == 0 || gpu.id.rfind("a800", 0) == 0 || gpu.id == "a30";
   const double lanes = (gpu.arch == "volta" || gpu.arch == "turing" || ga100) ? 64 : 128;

@@ -73,6 +73,11 @@ std::vector<Remedy> remedies(const Scenario& s, const Gpu& gpu) {
       attempt("grad_checkpointing", "training.grad_checkpointing", "full", [](Scenario& t) { t.training.grad_checkpointing = Checkpointing::Full; });
     }
     if (s.batch > 1) attempt("batch_1", "batch", 1, [](Scenario& t) { t.batch = 1; });
+    // Several GPUs holding a whole copy each: ZeRO-3 (DeepSpeed) or FSDP full sharding keeps 1/N of
+    // the parameters, frozen ones included, on each (Rajbhandari et al. 2019, ZeRO, sec. 5.3 parameter partitioning).
+    if (s.gpus > 1 && s.training.zero < 3 && engine_caps(s.engine).zero) {
+      attempt("zero3", "training.zero", 3, [](Scenario& t) { t.training.zero = 3; });
+    }
     if (s.task == Task::Full || s.task == Task::Pretrain) {
       attempt("lora", "task", "lora", [](Scenario& t) {
         t.task = Task::Lora;
@@ -120,7 +125,7 @@ Estimate estimate(const Scenario& s) {
   e.memory = estimate_memory(s, gpu);
   e.warnings.insert(e.warnings.end(), e.memory.warnings.begin(), e.memory.warnings.end());
   if (gpu) {
-    e.gpu = GpuFit{gpu->id, gpu->memory_bytes, usable_bytes(s, *gpu), fits_on(s, *gpu, e.memory.per_gpu_bytes)};
+    e.gpu = GpuFit{gpu->id, gpu->memory_bytes, usable_bytes(s, *gpu), fits_on(s, *gpu, e.memory.per_gpu_bytes), gpu->name};
     e.max = max_fit(s, *gpu);
     const auto caps = capability_warnings(s, *gpu);
     e.warnings.insert(e.warnings.end(), caps.begin(), caps.end());
@@ -181,7 +186,7 @@ nlohmann::json to_json(const Estimate& e) {
                  {"kv_bytes_per_token", e.memory.kv_bytes_per_token}};
   add_memory_json(e.memory, &j["memory"]);  // figures, engine budget, range (memory_runtime.cpp)
   if (e.gpu) {
-    j["gpu"] = {{"id", e.gpu->id}, {"memory_bytes", e.gpu->memory_bytes}, {"usable_bytes", e.gpu->usable_bytes}, {"fits", e.gpu->fits}};
+    j["gpu"] = {{"id", e.gpu->id}, {"name", e.gpu->name}, {"memory_bytes", e.gpu->memory_bytes}, {"usable_bytes", e.gpu->usable_bytes}, {"fits", e.gpu->fits}};
   }
   if (!e.remedies.empty()) {
     nlohmann::json r = nlohmann::json::array();

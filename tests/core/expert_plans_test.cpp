@@ -358,6 +358,22 @@ TEST_CASE("Expert: when nothing fits, say the largest workload that does and wha
   CHECK(remedies.count("lora"));
 }
 
+TEST_CASE("Expert: on several GPUs without ZeRO-3, sharding the weights is the first remedy", "[expert]") {
+  // LoRA of a 72B model on 8 x A100 80GB with ZeRO off keeps the whole bf16 base (~136 GiB) on
+  // every GPU; an engineer shards it (ZeRO-3 or FSDP: 1/8 per GPU) before reaching for QLoRA.
+  const Scenario s = parse_scenario(json{{"model", "qwen2.5-72b"}, {"task", "lora"}, {"gpu", "a100-80gb"}, {"gpus", 8}});
+  const Estimate e = estimate(s);
+  REQUIRE_FALSE(e.gpu->fits);
+  const auto zero3 = std::find_if(e.remedies.begin(), e.remedies.end(), [](const Remedy& r) { return r.id == "zero3"; });
+  REQUIRE(zero3 != e.remedies.end());
+  CHECK(zero3->fits);
+  CHECK(zero3->field == "training.zero");
+  CHECK(zero3->value == 3);
+  // One GPU has nothing to shard over: no such remedy.
+  const Estimate one = estimate(parse_scenario(json{{"model", "qwen2.5-72b"}, {"task", "lora"}, {"gpu", "a100-80gb"}}));
+  CHECK(std::none_of(one.remedies.begin(), one.remedies.end(), [](const Remedy& r) { return r.id == "zero3"; }));
+}
+
 TEST_CASE("Expert: serving at a load buys replicas, not a faster answer than possible", "[expert]") {
   const Ranked r = ranked(json{{"model", "qwen2.5-7b"}, {"prompt_tokens", 1024}, {"output_tokens", 256},
                                {"load", {{"requests_per_s", 20}, {"ttft_s", 2.0}, {"tpot_s", 0.05}}}});

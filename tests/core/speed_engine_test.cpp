@@ -135,6 +135,8 @@ TEST_CASE("AutoAWQ GEMV runs at one int-to-float conversion per multiply-add on 
   CHECK(int_to_float_flops(*find_gpu("rtx4090")) == Approx(10.325e12));
   CHECK(int_to_float_flops(*find_gpu("a100-80gb")) == Approx(4.875e12));
   CHECK(int_to_float_flops(*find_gpu("rtx3090")) == Approx(find_gpu("rtx3090")->fp32_tflops * 1e12 / 8));
+  // Hopper (cc 9.0): the same table gives 128 FP32 lanes and 16 conversions per clock per SM: 1/8.
+  CHECK(int_to_float_flops(*find_gpu("h100-80gb")) == Approx(find_gpu("h100-80gb")->fp32_tflops * 1e12 * 16 / 128));
   CHECK(int_to_float_flops(*find_gpu("mi300x")) == 0);
   json gemm = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"}, {"batch", 8},
                {"prompt_tokens", 64}, {"output_tokens", 64}, {"engine_options", {{"fused_layers", true}}}};

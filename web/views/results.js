@@ -69,7 +69,7 @@ export function memoryCard(scenario, estimate, gpu, { errorHere = true } = {}) {
   const verdict = !gpu ? t('noGpu')
     : t(fit.fits ? 'fits' : 'noFit', { gpu: gpu.name, need: gibGb(need), cap: gibGb(fit.usable_bytes) });
   card.append(
-    h('p', { class: 'headline' }, h('output', { class: 'big num', id: 'per-gpu' }, gib(need)),
+    h('p', { class: 'headline' }, h('output', { class: 'big num', id: 'per-gpu', elementtiming: 'memory-figure' }, gib(need)),
       ' ', h('span', { class: 'hint gb', id: 'per-gpu-gb' }, gb(need))),
     h('p', { class: `verdict ${!gpu ? '' : fit.fits ? 'ok' : 'bad'}`, id: 'verdict' }, verdict),
     estimate.remedies?.length > 0 ? remedies(estimate.remedies, gpu) : '',  // native append would print `false`

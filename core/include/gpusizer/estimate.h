@@ -19,6 +19,7 @@ struct GpuFit {
   double memory_bytes = 0;  // what CUDA can allocate on the card
   double usable_bytes = 0;  // memory_bytes less the headroom
   bool fits = false;        // per_gpu_bytes <= usable_bytes (fits_on, max_solver.h)
+  std::string name;         // the catalog's name, for a reader with no catalog at hand (the page's first figure)
 };
 
 // A change that would make a scenario that does not fit need less memory, with its figure.
