@@ -150,7 +150,7 @@ std::vector<GpuFitRow> fit_on_each(const Scenario& s) {
   for (const Gpu& gpu : gpu_catalog()) {
     t.gpu = gpu.id;
     const double need = estimate_memory(t, &gpu).per_gpu_bytes;
-    out.push_back({&gpu, need, GpuFit{gpu.id, gpu.memory_bytes, usable_bytes(t, gpu), fits_on(t, gpu, need)}});
+    out.push_back({&gpu, need, GpuFit{gpu.id, gpu.memory_bytes, usable_bytes(t, gpu), fits_on(t, gpu, need), gpu.name}});
   }
   return out;
 }
