@@ -309,6 +309,9 @@ function genericScenario(c, model, catalog) {
       eo.max_num_batched_tokens = Math.max(eo.max_model_len, 2048);
       if (eo.max_num_seqs === undefined) eo.max_num_seqs = 256;
     }
+    // vLLM's sampler path (engine_options.sampler) as the case's log or version shows it: each
+    // vLLM case of the data carries it in extra.sampler with its evidence in extra.sampler_evidence.
+    if (s.engine === 'vllm' && c.extra && c.extra.sampler) eo.sampler = c.extra.sampler;
     if (Object.keys(eo).length && ['vllm', 'sglang'].includes(s.engine)) s.engine_options = eo;
     // transformers generate() paths by the version (or date) the case's framework states: before
     // 4.45 (2024-09) the prefill computed fp32 logits for every prompt position; before 4.36

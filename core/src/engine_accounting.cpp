@@ -22,12 +22,21 @@ constexpr int64_t kVllmSmallBatchedTokens = 2048, kVllmSmallSeqs = 256;
 // vLLM's default --block-size 16.
 constexpr int64_t kVllmBlockTokens = 16;
 // The profile run's sampler (vLLM V1 _dummy_sampler_run, PR #13594: top_p 0.9, top_k vocab-1,
-// 20 logprobs) holds at its peak these vocab-wide fp32 tensors per request: the logits, the sort
-// values and int64 indices (= 3), softmax of the sorted logits, its cumsum, the re-scattered
-// logits, the exponential noise = 8 (ops of vllm/v1/sample/ops/topk_topp_sampler.py; checked
-// against vLLM 0.11 logs, llm-d results: 4.76 GiB for Llama-3.1-8B at 1024 sequences).
-constexpr double kSamplerFp32Copies = 8;
-constexpr double kFp32 = 4;
+// 20 logprobs) on max_num_seqs rows of vocab entries; bytes per request and vocabulary entry at its
+// peak, by sampler path (engine_options.sampler, docs/methodology.md "vLLM's sampler paths"):
+// "pytorch-native": apply_top_k_top_p's logits.sort() (v1/sample/ops/topk_topp_sampler.py, v0.8-v0.11):
+// bf16 logits 2 + fp32 copy 4 + sort values 4 + int64 indices 8 + segmented_sort_pairs' int64
+// reverse indices 8 (aten/src/ATen/native/cuda/SortStable.cu) + cub DoubleBuffer key/value
+// alternates 4 + 8 (cub DeviceSegmentedRadixSort via at::cuda::cub::segmented_sort_pairs) = 38.
+constexpr double kSamplerNativeSortBytes = 2 + 4 + 4 + 8 + 8 + 4 + 8;
+// "flashinfer": flashinfer_sample -> flashinfer.sampling.top_k_top_p_sampling_from_logits, order
+// "top_k_first": top_k_mask_logits writes masked fp32 logits 4, softmax fp32 probs 4, over the
+// bf16 logits 2 and the sampler's fp32 copy 4 (flashinfer/sampling.py) = 14.
+constexpr double kSamplerFlashInferBytes = 2 + 4 + 4 + 4;
+// "v0": the V0 engine's sampler (model_executor/layers/sampler.py, vLLM < 0.8): 8 vocab-wide fp32
+// tensors, fitted on the V0 start-up logs (vllm-project/vllm issues 15815, 13061; see
+// data/validation/mem-vllm-issues.json): 32.
+constexpr double kSamplerV0Bytes = 8 * 4;
 constexpr double kActivationBytes = 2;  // bf16/fp16 activations
 // Memory outside PyTorch that vLLM's profile attributes to the worker ("non_torch_memory"):
 // cuBLAS/cuBLASLt workspaces and kernel images loaded after the baseline snapshot. Assumption
@@ -64,6 +73,12 @@ double forward_bytes(const Scenario& s, int64_t tokens) {
 
 }  // namespace
 
+double vllm_sampler_bytes_per_entry(const std::string& sampler) {
+  if (sampler == "pytorch-native") return kSamplerNativeSortBytes;
+  if (sampler == "v0") return kSamplerV0Bytes;
+  return kSamplerFlashInferBytes;
+}
+
 std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, const MemoryEstimate& m) {
   if (!gpu || s.task != Task::Inference || s.model.encoder) return std::nullopt;
   if (s.engine != Engine::Vllm && s.engine != Engine::Sglang) return std::nullopt;
@@ -89,7 +104,7 @@ std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, con
     // its output hidden states (and the sampled rows) stay alive: the peak is the larger of the two.
     // V0's execute_model runs forward, logits and sampler in the same order.
     const double hidden = d(e.max_num_batched_tokens + seqs) * d(s.model.hidden) * kActivationBytes;
-    const double sampler = d(seqs) * d(s.model.vocab) * kFp32 * kSamplerFp32Copies;
+    const double sampler = d(seqs) * d(s.model.vocab) * vllm_sampler_bytes_per_entry(o.sampler);
     e.activation_peak_bytes = std::max(forward_bytes(s, e.max_num_batched_tokens), hidden + sampler);
     e.non_torch_bytes = kVllmNonTorchBytes + (multi ? kNcclBytes + kCustomAllReduceBytes : 0);
     e.budget_bytes = e.fraction * total;

@@ -213,3 +213,11 @@ TEST_CASE("The table names the field of a bad column edit, context or market key
   check_refused({"table"}, kBase, "model", "not a table key");
   check_refused({"table"}, json{{"no_such_key", 1}}, "no_such_key", "not a table key");
 }
+
+TEST_CASE("engine_options.sampler takes only vLLM's sampler paths", "[bad-input]") {
+  // "triton" (vLLM's newer PyTorch-native path for batches of 8+) is not modelled: refused, not guessed.
+  for (const json& bad : {json("triton"), json(""), json(38), json(true)}) {
+    check_refused(kModelCommands, with(kBase, {{"engine_options", {{"sampler", bad}}}}), "engine_options.sampler",
+                  "must be \"flashinfer\", \"pytorch-native\" or \"v0\"");
+  }
+}

@@ -2,11 +2,13 @@
 // (engine_accounting.cpp): reference values worked by hand from the cited constants.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <catch2/catch.hpp>
 
 #include "gpusizer/error.h"
 #include "gpusizer/estimate.h"
+#include "gpusizer/memory.h"
 #include "gpusizer/scenario.h"
 
 using namespace gpusizer;
@@ -38,18 +40,18 @@ TEST_CASE("NCCL buffers count for nvidia-smi only, once per communicator", "[mem
   CHECK(outside_two - outside_one == Approx(256 * kMiB));  // 4 MiB x 32 channels x 2 directions
 }
 
-TEST_CASE("vLLM budget: Llama-3.1-8B on H100 at the defaults", "[engine_accounting]") {
-  const Estimate e = run(R"({"model":"llama-3.1-8b","gpu":"h100-80gb","engine_options":{"max_model_len":16000}})");
+TEST_CASE("vLLM budget: Llama-3.1-8B on H100, vLLM 0.11's PyTorch-native sampler", "[engine_accounting]") {
+  const Estimate e = run(R"({"model":"llama-3.1-8b","gpu":"h100-80gb","engine_options":{"max_model_len":16000,"sampler":"pytorch-native"}})");
   REQUIRE(e.memory.engine.has_value());
   const EngineBudget& b = *e.memory.engine;
   CHECK(b.engine == "vllm");
   CHECK(b.fraction == 0.9);
   CHECK(b.max_num_batched_tokens == 8192);  // H100 (>= 70 GiB, not A100): 8192 / 1024
   CHECK(b.max_num_seqs == 1024);
-  // sampler: 1024 x 128256 x 4 B x 8 copies beside the forward's output hidden states
+  // sampler: 1024 x 128256 x 38 B (the sort path) beside the forward's output hidden states
   // ((8192 + 1024) x 4096 x 2 B); forward: 8192 x (3 x 4096 + 3 x 14336) x 2 B. profile_run frees
   // the forward's intermediates before _dummy_sampler_run: the peak is the larger phase.
-  const double sampler = 1024.0 * 128256 * 4 * 8 + (8192.0 + 1024) * 4096 * 2;
+  const double sampler = 1024.0 * 128256 * 38 + (8192.0 + 1024) * 4096 * 2;
   const double forward = 8192.0 * (3 * 4096 + 3 * 14336) * 2;
   CHECK(b.activation_peak_bytes == Approx(std::max(sampler, forward)));
   CHECK(b.budget_bytes == Approx(0.9 * 85029027840.0));  // torch total_memory of the H100 80GB
@@ -58,10 +60,38 @@ TEST_CASE("vLLM budget: Llama-3.1-8B on H100 at the defaults", "[engine_accounti
   const double tokens = std::floor(b.kv_cache_bytes / (131072.0 * 16)) * 16;
   CHECK(b.kv_tokens == tokens);
   CHECK(b.max_concurrency == Approx(tokens / 16000));
-  // vLLM 0.11 printed 51.38 GiB for this start-up (llm-d results, a calibration source): within 3 %
+  // vLLM 0.11 printed 51.38 GiB for this start-up and an activation peak of 4.76 GiB (llm-d
+  // results, a calibration source): within 3 %
   CHECK(b.kv_cache_bytes / kGiB == Approx(51.38).epsilon(0.03));
+  CHECK(b.activation_peak_bytes / kGiB == Approx(4.76).epsilon(0.03));
   // nvidia-smi shows the budget plus the CUDA graphs, whatever the batch
   CHECK(e.memory.figures.nvidia_smi_bytes == Approx(b.budget_bytes + b.cuda_graph_bytes));
+}
+
+TEST_CASE("vLLM sampler paths: bytes per request and vocabulary entry from the kernels", "[engine_accounting]") {
+  // pytorch-native: bf16 logits 2 + fp32 copy 4 + sort values 4 + int64 indices 8 + reverse
+  // indices 8 (SortStable.cu) + cub double buffers 4 + 8
+  CHECK(vllm_sampler_bytes_per_entry("pytorch-native") == 38);
+  // flashinfer: bf16 logits 2 + fp32 copy 4 + top_k_mask_logits 4 + softmax 4
+  CHECK(vllm_sampler_bytes_per_entry("flashinfer") == 14);
+  CHECK(vllm_sampler_bytes_per_entry("v0") == 32);  // 8 fp32 vocabulary-wide tensors (V0 sampler)
+  // The scenario's default is FlashInfer (vLLM's default on NVIDIA GPUs since PR #40376).
+  CHECK(parse_scenario(nlohmann::json::parse(R"({"model":"llama-3.1-8b"})")).engine_options.sampler == "flashinfer");
+  // The sampler phase is the peak at 256 sequences x 152064 vocab (Qwen2.5-7B on an A100 at the
+  // small-GPU defaults, 2048 batched tokens): the paths differ by exactly their bytes per entry.
+  const char* base = R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"max_model_len":16384,"sampler":"%s"}})";
+  auto peak = [&](const char* path) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, base, path);
+    return run(buf).memory.engine->activation_peak_bytes;
+  };
+  const double entries = 256.0 * 152064;
+  CHECK(peak("pytorch-native") - peak("flashinfer") == Approx(entries * (38 - 14)));
+  CHECK(peak("v0") - peak("flashinfer") == Approx(entries * (32 - 14)));
+  // dennislee22 vLLM-benchmarking, v0.10.1.1 with FlashInfer sampling, Qwen2-7B, A100 80GB,
+  // gpu_memory_utilization 0.25: "Available KV cache memory: 5.01 GiB"; within 3 %
+  const Estimate e = run(R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"gpu_memory_utilization":0.25,"max_model_len":16384,"sampler":"flashinfer"}})");
+  CHECK(e.memory.engine->kv_cache_bytes / kGiB == Approx(5.01).epsilon(0.03));
 }
 
 TEST_CASE("vLLM options move the budget the documented way", "[engine_accounting]") {
@@ -101,6 +131,7 @@ TEST_CASE("engine_options: bad values name their field", "[engine_accounting]") 
   CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":{"mem_fraction_static":1}})") == "engine_options.mem_fraction_static");
   CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":{"max_seqs":4}})") == "engine_options.max_seqs");
   CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":3})") == "engine_options");
+  CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":{"sampler":"triton"}})") == "engine_options.sampler");
 }
 
 TEST_CASE("ranges: the held-out error percentiles of core/data/ranges.json bracket each figure", "[memory_ranges]") {

@@ -36,6 +36,13 @@ struct EngineOptions {
   std::optional<bool> fused_layers;
   // AutoAWQ kernel of the checkpoint ("gemm", the default, or "gemv"): speed.cpp.
   std::string awq_kernel = "gemm";
+  // vLLM's top-p/top-k sampler path, which sets the profile run's sampler peak (engine_accounting.cpp):
+  // "flashinfer" (V1 log "Using FlashInfer for top-p & top-k sampling"; the default on NVIDIA GPUs
+  // since PR #40376, 2026-04: envs.py VLLM_USE_FLASHINFER_SAMPLER defaults to True), "pytorch-native"
+  // (V1 log "Falling back to the PyTorch-native implementation of top-p & top-k sampling": the
+  // full-vocabulary sort of v0.8-v0.11 and of VLLM_USE_FLASHINFER_SAMPLER=0 before the Triton path),
+  // "v0" (the V0 engine's model_executor/layers/sampler.py, vLLM before 0.8).
+  std::string sampler = "flashinfer";
 };
 
 }  // namespace gpusizer

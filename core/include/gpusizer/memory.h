@@ -100,5 +100,8 @@ std::vector<MemoryRange> memory_ranges(const Scenario& s, const MemoryFigures& f
 void add_memory_json(const MemoryEstimate& m, nlohmann::json* memory);
 // engine_accounting.cpp: vLLM's / SGLang's start-up budget; nullopt for other engines or no GPU.
 std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, const MemoryEstimate& m);
+// Bytes the vLLM profile run's sampler holds per request and vocabulary entry at its peak, by
+// engine_options.sampler ("flashinfer", "pytorch-native", "v0"); engine_accounting.cpp.
+double vllm_sampler_bytes_per_entry(const std::string& sampler);
 
 }  // namespace gpusizer
