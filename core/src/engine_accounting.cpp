@@ -21,21 +21,24 @@ constexpr int64_t kVllmLargeBatchedTokens = 8192, kVllmLargeSeqs = 1024;
 constexpr int64_t kVllmSmallBatchedTokens = 2048, kVllmSmallSeqs = 256;
 // vLLM's default --block-size 16.
 constexpr int64_t kVllmBlockTokens = 16;
-// The profile run's sampler (vLLM V1 _dummy_sampler_run, PR #13594: top_p 0.9, top_k vocab-1,
-// 20 logprobs) on max_num_seqs rows of vocab entries; bytes per request and vocabulary entry at its
-// peak, by sampler path (engine_options.sampler, docs/methodology.md "vLLM's sampler paths"):
-// "pytorch-native": apply_top_k_top_p's logits.sort() (v1/sample/ops/topk_topp_sampler.py, v0.8-v0.11):
-// bf16 logits 2 + fp32 copy 4 + sort values 4 + int64 indices 8 + segmented_sort_pairs' int64
-// reverse indices 8 (aten/src/ATen/native/cuda/SortStable.cu) + cub DoubleBuffer key/value
-// alternates 4 + 8 (cub DeviceSegmentedRadixSort via at::cuda::cub::segmented_sort_pairs) = 38.
+// The profile run's sampler (vLLM V1 _dummy_sampler_run, v1/worker/gpu_model_runner.py: top_p 0.9,
+// top_k vocab-1, max_num_logprobs None, no generators) on max_num_seqs rows of vocab entries; bytes
+// per request and vocabulary entry at its peak, by path (engine_options.sampler; docs/methodology.md
+// "vLLM's sampler paths"). Both V1 paths start from the model's bf16 logits (2, still referenced by
+// _dummy_sampler_run) and Sampler.forward's fp32 copy `logits.to(torch.float32)` (4).
+// "pytorch-native": apply_top_k_top_p's logits.sort() (v1/sample/ops/topk_topp_sampler.py) peaks in
+// the sort: values 4 + int64 indices 8, segmented_sort_pairs' int64 reverse indices 8 (pytorch
+// aten/src/ATen/native/cuda/SortStable.cu:200 @061531e, the branch for >= 128 rows) and cub's
+// alternate key 4 and value 8 buffers (cub dispatch_radix_sort.cuh DispatchSegmentedRadixSort,
+// "3rd keys/values buffer" when not is_overwrite_okay): 2 + 4 + 4 + 8 + 8 + 4 + 8 = 38.
 constexpr double kSamplerNativeSortBytes = 2 + 4 + 4 + 8 + 8 + 4 + 8;
-// "flashinfer": flashinfer_sample -> flashinfer.sampling.top_k_top_p_sampling_from_logits, order
-// "top_k_first": top_k_mask_logits writes masked fp32 logits 4, softmax fp32 probs 4, over the
-// bf16 logits 2 and the sampler's fp32 copy 4 (flashinfer/sampling.py) = 14.
+// "flashinfer": flashinfer_sample -> flashinfer.sampling.top_k_top_p_sampling_from_logits, branch
+// "top_k_first": top_k_mask_logits' masked fp32 logits 4 and torch.softmax's fp32 probs 4
+// (flashinfer/sampling.py); top_p_sampling_from_probs returns one int32 per row: 2 + 4 + 4 + 4 = 14.
 constexpr double kSamplerFlashInferBytes = 2 + 4 + 4 + 4;
-// "v0": the V0 engine's sampler (model_executor/layers/sampler.py, vLLM < 0.8): 8 vocab-wide fp32
-// tensors, fitted on the V0 start-up logs (vllm-project/vllm issues 15815, 13061; see
-// data/validation/mem-vllm-issues.json): 32.
+// "v0": the V0 engine's sampler (model_executor/layers/sampler.py, vLLM before 0.8): 8 vocab-wide
+// fp32 tensors, the figure fitted before the paths were told apart; it matches the V0 activation
+// peak of vllm-project/vllm issue 15815 within 0.2 % (data/validation/mem-vllm-issues.json): 32.
 constexpr double kSamplerV0Bytes = 8 * 4;
 constexpr double kActivationBytes = 2;  // bf16/fp16 activations
 // Memory outside PyTorch that vLLM's profile attributes to the worker ("non_torch_memory"):
