@@ -33,4 +33,9 @@ InputError::InputError(std::string field_, const std::string& message, const cha
 InputError::InputError(std::string field_, const std::string& message, std::string code_, nlohmann::json values_)
     : std::runtime_error(message), field(std::move(field_)), code(std::move(code_)), values(std::move(values_)) {}
 
+void throw_input_error(std::string field, const std::string& message, const char* code,
+                       std::initializer_list<ErrorValue> values) {
+  throw InputError(std::move(field), message, code, values);
+}
+
 }  // namespace gpusizer

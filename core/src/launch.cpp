@@ -47,7 +47,7 @@ LaunchPlan catalog_plan(const Scenario& s, const std::string& instance) {
   for (const Plan& p : rank_plans(s)) {
     if (p.instance->instance == instance) return plan_of(p);
   }
-  throw InputError("plan.instance", "no plan for instance type \"" + instance +
+  throw_input_error("plan.instance", "no plan for instance type \"" + instance +
                                         "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand",
                    "no_plan_for_instance", {{"instance", instance}});
 }
@@ -59,7 +59,7 @@ LaunchContext make_context(const Scenario& s, const LaunchPlan& plan);
 LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
   const std::vector<Plan> plans = rank_plans(s);
   if (plans.empty() || !plans.front().fits) {
-    throw InputError("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters", "no_fitting_plan");
+    throw_input_error("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters", "no_fitting_plan");
   }
   for (const Plan& p : plans) {
     if (!p.fits) break;
@@ -84,8 +84,8 @@ LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
 LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
   JsonReader r(j, "plan");
   const std::optional<std::string> gpu = r.string("gpu");
-  if (!gpu) throw InputError("plan.gpu", "is required (a catalog GPU id) unless plan.instance is given");
-  if (!find_gpu(*gpu)) throw InputError("plan.gpu", "unknown GPU id \"" + *gpu + "\"");
+  if (!gpu) throw_input_error("plan.gpu", "is required (a catalog GPU id) unless plan.instance is given");
+  if (!find_gpu(*gpu)) throw_input_error("plan.gpu", "unknown GPU id \"" + *gpu + "\"");
   LaunchPlan p;
   p.gpu = *gpu;
   p.source = "explicit";
@@ -115,7 +115,7 @@ LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan, Warning* 
   if (!plan.is_null()) {
     require_object(plan, "plan");
     if (!plan.contains("instance")) return explicit_plan(s, plan);
-    if (!plan["instance"].is_string()) throw InputError("plan.instance", "must be a string (an instance type)");
+    if (!plan["instance"].is_string()) throw_input_error("plan.instance", "must be a string (an instance type)");
     return catalog_plan(s, plan["instance"].get<std::string>());
   }
   return s.gpu ? scenario_plan(s) : cheapest_plan(s, note);

@@ -346,7 +346,7 @@ ModelNameMatch resolve_model_name(const std::string& text, const std::string& fi
   ModelNameMatch m = match_model_name(text);
   if (m.preset) return m;
   if (text.size() > kMaxNameLength) {
-    throw InputError(field, "is " + std::to_string(text.size()) + " characters long: no model name has more than " +
+    throw_input_error(field, "is " + std::to_string(text.size()) + " characters long: no model name has more than " +
                                 std::to_string(kMaxNameLength));
   }
   std::string message = "unknown preset id \"" + text + "\" (see `gpusizer models`)";
@@ -362,7 +362,7 @@ ModelNameMatch resolve_model_name(const std::string& text, const std::string& fi
     }
     message += "?";
   }
-  throw InputError(field, message, "unknown_model", {{"name", text}, {"suggestions", m.suggestions}});
+  throw_input_error(field, message, "unknown_model", {{"name", text}, {"suggestions", m.suggestions}});
 }
 
 nlohmann::json resolve_json(const std::string& input) {
@@ -372,17 +372,17 @@ nlohmann::json resolve_json(const std::string& input) {
     try {
       j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
-      throw InputError("input", std::string("is not valid JSON: ") + e.what());
+      throw_input_error("input", std::string("is not valid JSON: ") + e.what());
     }
     if (j.is_object()) {
       if (j.size() != 1 || !j.contains("model") || !j.at("model").is_string()) {
-        throw InputError("model", "resolve takes {\"model\": \"<name>\"}, a JSON string or plain text");
+        throw_input_error("model", "resolve takes {\"model\": \"<name>\"}, a JSON string or plain text");
       }
       j = j.at("model");
     }
     text = j.get<std::string>();
   }
-  if (trim(text).empty()) throw InputError("model", "is empty: give a model name or Hub id");
+  if (trim(text).empty()) throw_input_error("model", "is empty: give a model name or Hub id");
   if (text.size() > kMaxNameLength) resolve_model_name(text, "model");  // throws: too long
   const ModelNameMatch m = match_model_name(text);
   nlohmann::json out = {{"input", text}, {"found", m.preset != nullptr}, {"matched_by", m.matched_by},

@@ -663,7 +663,7 @@ namespace {
 
 // A load sets the GPU count through its replicas (estimate ignores the load, so both may be given there).
 void refuse_load_with_gpus(const Scenario& s) {
-  if (s.load && s.gpus_set) throw InputError("load", "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"", "load_with_gpus");
+  if (s.load && s.gpus_set) throw_input_error("load", "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"", "load_with_gpus");
 }
 
 }  // namespace

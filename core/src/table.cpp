@@ -61,22 +61,22 @@ struct Inputs {
 
 void check_overrides(const Workload& w, const json& overrides) {
   const std::string at = "columns." + w.id;
-  if (!overrides.is_object()) throw InputError(at, "must be an object of scenario keys");
+  if (!overrides.is_object()) throw_input_error(at, "must be an object of scenario keys");
   for (auto it = overrides.begin(); it != overrides.end(); ++it) {
     const bool allowed = w.serving ? listed(kServingKeys, it.key()) : listed(kTrainingKeys, it.key());
     if (!allowed) {
-      throw InputError(at + "." + it.key(), "is not a setting of this column (the planner chooses gpu, gpus, tp and pp)");
+      throw_input_error(at + "." + it.key(), "is not a setting of this column (the planner chooses gpu, gpus, tp and pp)");
     }
     if (it.key() != "training") continue;
-    if (!it->is_object()) throw InputError(at + ".training", "must be an object");
+    if (!it->is_object()) throw_input_error(at + ".training", "must be an object");
     for (auto t = it->begin(); t != it->end(); ++t) {
-      if (!listed(kTrainingSubKeys, t.key())) throw InputError(at + ".training." + t.key(), "is not a training setting");
+      if (!listed(kTrainingSubKeys, t.key())) throw_input_error(at + ".training." + t.key(), "is not a training setting");
     }
   }
 }
 
 Inputs read_inputs(const json& input) {
-  if (!input.is_object()) throw InputError("input", "must be an object (models, columns, context, pricing, filters)");
+  if (!input.is_object()) throw_input_error("input", "must be an object (models, columns, context, pricing, filters)");
   Inputs in;
   for (auto it = input.begin(); it != input.end(); ++it) {
     const std::string& key = it.key();
@@ -86,15 +86,15 @@ Inputs read_inputs(const json& input) {
       continue;
     } else {
       // An empty key still gets a visible name, as json_reader.cpp does for scenarios (found by fuzzing).
-      throw InputError(key.empty() ? "\"\"" : key, "is not a table key (models, columns, context, pricing, filters, headroom, efficiency)");
+      throw_input_error(key.empty() ? "\"\"" : key, "is not a table key (models, columns, context, pricing, filters, headroom, efficiency)");
     }
   }
   if (input.contains("models")) {
     const json& models = input.at("models");
-    if (!models.is_array() || models.empty()) throw InputError("models", "must be a non-empty array of preset ids");
+    if (!models.is_array() || models.empty()) throw_input_error("models", "must be a non-empty array of preset ids");
     for (const json& m : models) {
       if (!m.is_string() || !find_preset(m.get<std::string>())) {
-        throw InputError("models", "unknown preset id " + m.dump() + " (see `gpusizer models`)");
+        throw_input_error("models", "unknown preset id " + m.dump() + " (see `gpusizer models`)");
       }
       in.models.push_back(m.get<std::string>());
     }
@@ -103,25 +103,25 @@ Inputs read_inputs(const json& input) {
   }
   if (input.contains("context")) {
     const json& c = input.at("context");
-    if (!c.is_object()) throw InputError("context", "must be an object");
+    if (!c.is_object()) throw_input_error("context", "must be an object");
     for (auto it = c.begin(); it != c.end(); ++it) {
       if (it.key() == "training") {
-        if (!it->is_object()) throw InputError("context.training", "must be an object");
+        if (!it->is_object()) throw_input_error("context.training", "must be an object");
         for (auto t = it->begin(); t != it->end(); ++t) {
-          if (t.key() != "tokens") throw InputError("context.training." + t.key(), "is not a shared setting (only tokens)");
+          if (t.key() != "tokens") throw_input_error("context.training." + t.key(), "is not a shared setting (only tokens)");
         }
       } else if (it.key() != "seq_len") {
-        throw InputError("context." + it.key(), "is not a shared setting (seq_len, training.tokens)");
+        throw_input_error("context." + it.key(), "is not a shared setting (seq_len, training.tokens)");
       }
     }
     in.context = c;
   }
   if (input.contains("columns")) {
     const json& c = input.at("columns");
-    if (!c.is_object()) throw InputError("columns", "must be an object");
+    if (!c.is_object()) throw_input_error("columns", "must be an object");
     for (auto it = c.begin(); it != c.end(); ++it) {
       const Workload* w = find_workload(it.key());
-      if (!w) throw InputError("columns." + it.key(), "unknown column (" + column_ids() + ")");
+      if (!w) throw_input_error("columns." + it.key(), "unknown column (" + column_ids() + ")");
       check_overrides(*w, *it);
     }
     in.columns = c;
@@ -360,7 +360,7 @@ const std::vector<std::string>& table_default_models() {
 json table_cell_scenario(const json& input, const std::string& model, const std::string& column) {
   const Inputs in = read_inputs(input);
   const Workload* w = find_workload(column);
-  if (!w) throw InputError("column", "unknown column " + column + " (" + column_ids() + ")");
+  if (!w) throw_input_error("column", "unknown column " + column + " (" + column_ids() + ")");
   parse_column(in, *w);
   return column_scenario(in, *w, model, Layers::Overrides);
 }

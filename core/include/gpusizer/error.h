@@ -69,4 +69,9 @@ struct InputError : std::runtime_error {
   nlohmann::json values = nlohmann::json::object();  // the figures and names the message embeds
 };
 
+// throw InputError(...), out of line and cold: a site only passes its arguments (issue 14, wasm size).
+[[noreturn, gnu::cold, gnu::noinline]] void throw_input_error(std::string field, const std::string& message,
+                                                              const char* code = "",
+                                                              std::initializer_list<ErrorValue> values = {});
+
 }  // namespace gpusizer
