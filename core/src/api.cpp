@@ -40,7 +40,7 @@ nlohmann::json config_keys(const nlohmann::json& config) {
   for (const auto& key : keys) {
     if (config.contains(key)) out.push_back(key);
   }
-  return {{"keys", out}};
+  return json_object({{"keys", out}});
 }
 
 const std::map<std::string, Handler>& scenario_commands() {
@@ -50,7 +50,7 @@ const std::map<std::string, Handler>& scenario_commands() {
       {"takes", [](const nlohmann::json& in) {
          nlohmann::json gpus = nlohmann::json::array();
          for (const GpuTakes& t : what_it_takes(parse_scenario(in))) gpus.push_back(to_json(t));
-         return nlohmann::json{{"gpus", gpus}};
+         return json_object({{"gpus", gpus}});
        }},
       {"table", [](const nlohmann::json& in) { return table_json(in); }},
       {"launch", [](const nlohmann::json& in) { return launch_json(in); }},
@@ -108,7 +108,7 @@ nlohmann::json run_scenarios(Handler handler, const nlohmann::json& input) {
 
 nlohmann::json error_json(const std::string& field, const std::string& message, const std::string& code,
                           const nlohmann::json& values) {
-  nlohmann::json j = {{"field", field}, {"message", message}};
+  nlohmann::json j = json_object({{"field", field}, {"message", message}});
   if (!code.empty()) j["code"] = code;
   if (!values.empty()) j["values"] = values;
   return j;

@@ -385,8 +385,8 @@ nlohmann::json resolve_json(const std::string& input) {
   if (trim(text).empty()) throw_input_error("model", "is empty: give a model name or Hub id");
   if (text.size() > kMaxNameLength) resolve_model_name(text, "model");  // throws: too long
   const ModelNameMatch m = match_model_name(text);
-  nlohmann::json out = {{"input", text}, {"found", m.preset != nullptr}, {"matched_by", m.matched_by},
-                        {"ambiguous", m.ambiguous}, {"suggestions", m.suggestions}};
+  nlohmann::json out = json_object({{"input", text}, {"found", m.preset != nullptr}, {"matched_by", m.matched_by},
+                        {"ambiguous", m.ambiguous}, {"suggestions", m.suggestions}});
   out["id"] = m.preset ? nlohmann::json(m.preset->id) : nlohmann::json();
   out["name"] = m.preset ? nlohmann::json(m.preset->name) : nlohmann::json();
   out["hf_repo"] = m.preset ? nlohmann::json(m.preset->hf_repo) : nlohmann::json();

@@ -84,8 +84,8 @@ Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnin
       warnings->push_back({"model_name_resolved", "model",
                            "\"" + m.get<std::string>() + "\" was read as preset \"" + match.preset->id + "\"" +
                                (match.has_weights ? std::string(" with ") + to_string(match.weights) + " weights" : ""),
-                           {{"name", m.get<std::string>()}, {"preset", match.preset->id},
-                            {"weights", match.has_weights ? to_string(match.weights) : ""}}});
+                           json_object({{"name", m.get<std::string>()}, {"preset", match.preset->id},
+                            {"weights", match.has_weights ? to_string(match.weights) : ""}})});
     }
     *name = match;
     return *match.preset;
@@ -226,7 +226,7 @@ void warn_unknown_overrides(Scenario* s) {
       continue;
     }
     s->warnings.push_back({"unknown_override", "pricing.overrides." + id,
-                           "no catalog or custom instance type \"" + id + "\": its price is not used", {{"instance", id}}});
+                           "no catalog or custom instance type \"" + id + "\": its price is not used", json_object({{"instance", id}})});
   }
 }
 
@@ -332,13 +332,13 @@ nlohmann::json scenario_choices_json() {
     if (is_inference_engine(e.value)) inference.push_back(e.id);
     if (is_training_engine(e.value)) training.push_back(e.id);
   }
-  return {{"tasks", ids_of(kTasks)},
-          {"engines", {{"inference", inference}, {"training", training}}},
+  return json_object({{"tasks", ids_of(kTasks)},
+          {"engines", json_object({{"inference", inference}, {"training", training}})},
           {"optimizers", ids_of(kOptimizers)},
           {"checkpointing", ids_of(kCheckpointing)},
           {"lora_targets", ids_of(kLoraTargets)},
           {"zero_stages", {0, 1, 2, 3}},  // parse_training's range
-          {"currencies", {"USD", "CNY"}}};  // parse_pricing's choice
+          {"currencies", std::vector<std::string>{"USD", "CNY"}}});  // parse_pricing's choice
 }
 
 const char* to_string(Task t) { return name_of(kTasks, t); }
@@ -461,13 +461,13 @@ nlohmann::json scenario_to_json(const Scenario& s) {
   j["pp"] = s.pp;
   if (is_training(s.task)) {
     const Training& t = s.training;
-    nlohmann::json tj = {{"optimizer", to_string(t.optimizer)},
+    nlohmann::json tj = json_object({{"optimizer", to_string(t.optimizer)},
                          {"master_weights", t.master_weights},
                          {"grad_checkpointing", to_string(t.grad_checkpointing)},
                          {"zero", t.zero},
                          {"offload_optimizer", t.offload_optimizer},
                          {"offload_params", t.offload_params},
-                         {"grad_accum", t.grad_accum}};
+                         {"grad_accum", t.grad_accum}});
     if (s.task == Task::Lora || s.task == Task::Qlora) {
       tj["lora_rank"] = t.lora_rank;
       tj["lora_targets"] = to_string(t.lora_targets);
@@ -484,15 +484,15 @@ nlohmann::json scenario_to_json(const Scenario& s) {
   if (p.cny_per_usd) j["pricing"]["cny_per_usd"] = *p.cny_per_usd;
   if (!p.overrides.empty()) j["pricing"]["overrides"] = p.overrides;
   for (const Instance& i : p.custom_instances) {
-    nlohmann::json c = {{"provider", i.provider}, {"instance", i.instance}, {"region", i.region}, {"gpu", i.gpu_id},
-                        {"gpus_per_instance", i.gpus}, {"price_per_hour", i.price_per_hour}, {"currency", i.currency}};
+    nlohmann::json c = json_object({{"provider", i.provider}, {"instance", i.instance}, {"region", i.region}, {"gpu", i.gpu_id},
+                        {"gpus_per_instance", i.gpus}, {"price_per_hour", i.price_per_hour}, {"currency", i.currency}});
     if (i.vcpu > 0) c["vcpu"] = i.vcpu;
     if (i.ram_bytes > 0) c["ram_bytes"] = i.ram_bytes;
     if (i.price_date != "user") c["price_date"] = i.price_date;
     j["pricing"]["custom_instances"].push_back(c);
   }
   if (s.load) {
-    j["load"] = {{"requests_per_s", s.load->requests_per_s}};
+    j["load"] = json_object({{"requests_per_s", s.load->requests_per_s}});
     if (s.load->ttft_s) j["load"]["ttft_s"] = *s.load->ttft_s;
     if (s.load->tpot_s) j["load"]["tpot_s"] = *s.load->tpot_s;
   }

@@ -344,7 +344,7 @@ json table_settings_json() {
     if (std::string(key) != "training") training.push_back(key);
   }
   for (const char* key : kTrainingSubKeys) training.push_back(std::string("training.") + key);
-  return {{"serving", serving}, {"training", training}};
+  return json_object({{"serving", serving}, {"training", training}});
 }
 
 const std::vector<std::string>& table_default_models() {

@@ -13,14 +13,15 @@
 
 namespace gpusizer {
 
-// One named value of an error, warning or note ({"heads", 32}): a key and a reference to the value,
-// turned into JSON by one out-of-line function, error_values (error.cpp). An nlohmann initializer
-// list written at each of ~150 sites inlined its whole construction there (issue 14, wasm size).
-// It refers to its value without copying: use it only within the expression that builds it.
-class ErrorValue {
+// One member of a JSON object ({"heads", 32}): a key and a reference to its value, turned into
+// JSON by one out-of-line function, json_object (error.cpp). The values of errors, warnings and
+// notes, and the objects of the answers, were nlohmann initializer lists whose whole construction
+// was inlined at each of ~200 sites (issue 14, wasm size). A JsonField refers to its value without
+// copying it: use it only within the expression that builds it.
+class JsonField {
  public:
   template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
-  ErrorValue(const char* key, T v) : key_(key), kind_(std::is_signed_v<T> ? kInt : kUint) {
+  JsonField(const char* key, T v) : key_(key), kind_(std::is_signed_v<T> ? kInt : kUint) {
     if constexpr (std::is_signed_v<T>) {
       i_ = v;
     } else {
@@ -28,16 +29,16 @@ class ErrorValue {
     }
   }
   template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
-  ErrorValue(const char* key, T v) : key_(key), kind_(kNumber), d_(static_cast<double>(v)) {}
-  ErrorValue(const char* key, bool v) : key_(key), kind_(kBool), b_(v) {}
-  ErrorValue(const char* key, const char* v) : key_(key), kind_(kText), p_(v) {}
-  ErrorValue(const char* key, const std::string& v) : key_(key), kind_(kString), p_(&v) {}
-  ErrorValue(const char* key, const std::vector<std::string>& v) : key_(key), kind_(kStrings), p_(&v) {}
-  ErrorValue(const char* key, std::initializer_list<int> v) : key_(key), kind_(kInts), ints_{v.begin(), v.size()} {}
-  ErrorValue(const char* key, const nlohmann::json& v) : key_(key), kind_(kJson), p_(&v) {}
+  JsonField(const char* key, T v) : key_(key), kind_(kNumber), d_(static_cast<double>(v)) {}
+  JsonField(const char* key, bool v) : key_(key), kind_(kBool), b_(v) {}
+  JsonField(const char* key, const char* v) : key_(key), kind_(kText), p_(v) {}
+  JsonField(const char* key, const std::string& v) : key_(key), kind_(kString), p_(&v) {}
+  JsonField(const char* key, const std::vector<std::string>& v) : key_(key), kind_(kStrings), p_(&v) {}
+  JsonField(const char* key, std::initializer_list<int> v) : key_(key), kind_(kInts), ints_{v.begin(), v.size()} {}
+  JsonField(const char* key, const nlohmann::json& v) : key_(key), kind_(kJson), p_(&v) {}
 
  private:
-  friend nlohmann::json error_values(std::initializer_list<ErrorValue> values);
+  friend nlohmann::json json_object(std::initializer_list<JsonField> values);
   enum Kind : unsigned char { kInt, kUint, kNumber, kBool, kText, kString, kStrings, kInts, kJson };
   struct Ints {
     const int* data;
@@ -55,13 +56,13 @@ class ErrorValue {
   };
 };
 
-// {"key": value, ...}: the same JSON object the nlohmann initializer list would give.
-[[gnu::noinline]] nlohmann::json error_values(std::initializer_list<ErrorValue> values);
+// {"key": value, ...}: the same JSON object the nlohmann initializer list {{"key", value}, ...} gives.
+[[gnu::noinline]] nlohmann::json json_object(std::initializer_list<JsonField> values);
 
 struct InputError : std::runtime_error {
   // Both constructors are out of line (error.cpp): a throw site only passes its arguments.
   InputError(std::string field_, const std::string& message, const char* code_ = "",
-             std::initializer_list<ErrorValue> values_ = {});
+             std::initializer_list<JsonField> values_ = {});
   InputError(std::string field_, const std::string& message, std::string code_,
              nlohmann::json values_ = nlohmann::json::object());
   std::string field;  // dotted path into the scenario, e.g. "training.zero"
@@ -72,6 +73,6 @@ struct InputError : std::runtime_error {
 // throw InputError(...), out of line and cold: a site only passes its arguments (issue 14, wasm size).
 [[noreturn, gnu::cold, gnu::noinline]] void throw_input_error(std::string field, const std::string& message,
                                                               const char* code = "",
-                                                              std::initializer_list<ErrorValue> values = {});
+                                                              std::initializer_list<JsonField> values = {});
 
 }  // namespace gpusizer
