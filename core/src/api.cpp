@@ -83,7 +83,7 @@ nlohmann::json parse_text(const std::string& text) {
   if (nul != std::string::npos) throw_input_error("input", "has a NUL byte at offset " + std::to_string(nul) + ": JSON text holds none");
   check_depth(text);
   try {
-    return nlohmann::json::parse(text);
+    return parse_json(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw_input_error("input", std::string("is not valid JSON: ") + e.what());
   } catch (const nlohmann::json::out_of_range& e) {  // 1e400: the parser's "number overflow"

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "embedded.h"
+#include "json_reader.h"
 
 namespace gpusizer {
 namespace {
@@ -65,7 +66,7 @@ void only_keys(const json& obj, std::initializer_list<const char*> keys, const s
 json parse(const char* text, const char* name) {
   json doc;
   try {
-    doc = json::parse(std::string(text));  // one parser instantiation for all input (wasm size)
+    doc = parse_json(text);
   } catch (const json::exception& e) {
     bad(name, e.what());
   }

@@ -127,6 +127,15 @@ void require_object(const nlohmann::json& j, const std::string& field) {
   }
 }
 
+nlohmann::json parse_json(const std::string& text) {
+  using Adapter = nlohmann::detail::iterator_input_adapter<std::string::const_iterator>;
+  nlohmann::json result;
+  nlohmann::detail::json_sax_dom_parser<nlohmann::json> sax(result, true);  // throws on the first error
+  nlohmann::detail::parser<nlohmann::json, Adapter>(Adapter(text.begin(), text.end()), nullptr, true, false)
+      .sax_parse(&sax, true);  // strict: nothing but whitespace after the value
+  return result;
+}
+
 std::string join_choices(const std::vector<std::string>& items) {
   std::string out;
   for (size_t i = 0; i < items.size(); ++i) {

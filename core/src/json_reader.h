@@ -64,6 +64,12 @@ class JsonReader {
 // Throws InputError(field, "must be a JSON object") unless j is an object.
 void require_object(const nlohmann::json& j, const std::string& field);
 
+// nlohmann::json::parse(text) without a callback: the same value and the same parse_error and
+// out_of_range exceptions. json::parse instantiates the parser twice (with and without a callback,
+// a run-time branch) with the lexer and strtod inlined in each; every parse of the core goes
+// through this one (issue 14, wasm size). Uses nlohmann's detail parser of 3.11.
+nlohmann::json parse_json(const std::string& text);
+
 // "a, b or c"
 std::string join_choices(const std::vector<std::string>& items);
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpusizer/error.h"
+#include "json_reader.h"
 
 namespace gpusizer {
 namespace {
@@ -370,7 +371,7 @@ nlohmann::json resolve_json(const std::string& input) {
   if (!text.empty() && (text.front() == '"' || text.front() == '{')) {
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(text);
+      j = parse_json(text);
     } catch (const nlohmann::json::exception& e) {
       throw_input_error("input", std::string("is not valid JSON: ") + e.what());
     }

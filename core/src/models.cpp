@@ -132,7 +132,7 @@ Architecture read_preset(const nlohmann::json& j, const std::string& field) {
 }
 
 std::vector<Architecture> parse_presets() {
-  const nlohmann::json all = nlohmann::json::parse(std::string(embedded::models_json));
+  const nlohmann::json all = parse_json(embedded::models_json);
   std::vector<Architecture> out;
   for (size_t i = 0; i < all.size(); ++i) {
     out.push_back(read_preset(all.at(i), "models.json[" + std::to_string(i) + "]"));

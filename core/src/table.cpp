@@ -12,6 +12,7 @@
 #include "gpusizer/planner.h"
 #include "gpusizer/precision.h"
 #include "gpusizer/scenario.h"
+#include "json_reader.h"
 
 namespace gpusizer {
 namespace {
@@ -329,7 +330,7 @@ constexpr const char* kWorkloads = R"json([
 const std::vector<Workload>& table_workloads() {
   static const std::vector<Workload> workloads = [] {
     std::vector<Workload> out;
-    for (const json& w : json::parse(std::string(kWorkloads))) {  // the one parser instantiation (wasm size)
+    for (const json& w : parse_json(kWorkloads)) {
       out.push_back({w[0].get<std::string>(), w[1].get<std::string>(), w[2].get<bool>(), w[3]});
     }
     return out;
