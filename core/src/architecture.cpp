@@ -394,7 +394,7 @@ void validate_architecture(const Architecture& a, const std::string& field) {
 // depth of Llama-2-7B and -13B (4096 = 128 x 32, 5120 = 128 x 40).
 Architecture from_param_count(double params) {
   if (!std::isfinite(params) || params <= 0 || params > 1e15) {  // 1e15: 2,500 x Llama-3.1-405B
-    throw_input_error("model.params", "must be a parameter count above 0 and at most 1e15");
+    throw_input_error("model.params", "must be a parameter count above 0 and at most 1e15", "params_range");
   }
   Architecture best;
   double best_distance = std::numeric_limits<double>::infinity();
@@ -411,7 +411,7 @@ Architecture from_param_count(double params) {
   if (best.layers == 0) {
     throw_input_error("model.params",
                      "no Llama-like shape comes within 1 % of this count "
-                     "(the scaling rule starts near 1e7); give explicit fields");
+                     "(the scaling rule starts near 1e7); give explicit fields", "params_no_shape");
   }
   const bool trillions = params >= 1e12;
   best.name = "Llama-like " + significant(params / (trillions ? 1e12 : 1e9), 3) + (trillions ? "T" : "B") +
@@ -455,7 +455,7 @@ Architecture from_explicit_fields(const nlohmann::json& fields) {
   if (auto v = r.integer("head_dim", 1, kMaxArchSize)) {
     a.head_dim = *v;
   } else if (a.hidden % a.heads != 0) {
-    throw_input_error("model.head_dim", "is required when hidden is not divisible by heads");
+    throw_input_error("model.head_dim", "is required when hidden is not divisible by heads", "head_dim_required");
   } else {
     a.head_dim = a.hidden / a.heads;
   }
@@ -470,7 +470,7 @@ Architecture from_explicit_fields(const nlohmann::json& fields) {
   if (!intermediate && !(a.experts > 0 && expert_intermediate && a.dense_layers == 0)) {
     throw_input_error("model.intermediate",
                      "is required (only an all-MoE model with "
-                     "expert_intermediate can leave it out)");
+                     "expert_intermediate can leave it out)", "intermediate_required");
   }
   a.intermediate = intermediate.value_or(0);
   a.expert_intermediate = expert_intermediate.value_or(a.experts > 0 ? a.intermediate : 0);

@@ -71,12 +71,12 @@ void mark_mlp_only_layers(JsonReader& r, std::vector<bool>* dense) {
   if (!r.has("mlp_only_layers")) return;
   const nlohmann::json& list = r.raw("mlp_only_layers");
   const std::string bad = "must be a list of layer indices from 0 to " + std::to_string(dense->size() - 1);
-  if (!list.is_array()) throw_input_error(r.field("mlp_only_layers"), bad);
+  if (!list.is_array()) throw_input_error(r.field("mlp_only_layers"), bad, "layer_indices", {{"max", dense->size() - 1}});
   for (const nlohmann::json& item : list) {
     const double i = item.is_number() ? item.get<double>() : -1;
     if (!(i >= 0 && i < static_cast<double>(dense->size()) &&
           i == static_cast<double>(static_cast<int64_t>(i)))) {
-      throw_input_error(r.field("mlp_only_layers"), bad + " (got " + item.dump() + ")");
+      throw_input_error(r.field("mlp_only_layers"), bad + " (got " + item.dump() + ")", "layer_indices", {{"max", dense->size() - 1}, {"value", item}});
     }
     (*dense)[static_cast<size_t>(i)] = true;
   }
@@ -107,7 +107,7 @@ void read_moe(JsonReader& r, Architecture* a) {
   for (const char* key : {"num_experts", "num_local_experts", "n_routed_experts"}) {
     if (r.integer(key, 0, kMaxArchSize) == std::optional<int64_t>(0)) {
       throw_input_error(r.field(key), "is 0: a mixture-of-experts config needs at least 1 expert "
-                                     "(a dense model leaves the key out)");
+                                     "(a dense model leaves the key out)", "experts_zero");
     }
   }
   a->experts =
@@ -116,7 +116,7 @@ void read_moe(JsonReader& r, Architecture* a) {
   a->experts_per_token = need(r, "num_experts_per_tok");
   if (a->experts_per_token > a->experts) {
     throw_input_error(r.field("num_experts_per_tok"),
-                     "is larger than the number of experts (" + std::to_string(a->experts) + ")");
+                     "is larger than the number of experts (" + std::to_string(a->experts) + ")", "experts_per_token", {{"experts", a->experts}});
   }
   // Mixtral has no moe_intermediate_size: its experts are intermediate_size wide.
   a->expert_intermediate = r.integer("moe_intermediate_size", 1, kMaxArchSize).value_or(a->intermediate);
@@ -141,11 +141,11 @@ int64_t count_sliding_layer_types(JsonReader& r, int64_t layers) {
   if (!r.has("layer_types") || r.raw("layer_types").is_null()) return -1;
   const nlohmann::json& list = r.raw("layer_types");
   if (!list.is_array() || static_cast<int64_t>(list.size()) != layers) {
-    throw_input_error(r.field("layer_types"), "must list one attention kind per layer (" + std::to_string(layers) + ")");
+    throw_input_error(r.field("layer_types"), "must list one attention kind per layer (" + std::to_string(layers) + ")", "layer_kinds_count", {{"layers", layers}});
   }
   int64_t sliding = 0;
   for (const nlohmann::json& kind : list) {
-    if (!kind.is_string()) throw_input_error(r.field("layer_types"), "must hold strings (got " + kind.dump() + ")");
+    if (!kind.is_string()) throw_input_error(r.field("layer_types"), "must hold strings (got " + kind.dump() + ")", "layer_kinds_values", {{"value", kind}});
     if (kind == "sliding_attention") ++sliding;
   }
   return sliding;
@@ -220,11 +220,11 @@ void read_lightning_attention(JsonReader& r, Architecture* a) {
   const char* key = remote ? "attn_type_list" : "layer_types";
   if (!remote && !r.has(key)) {
     throw_input_error(r.field("attn_type_list"), "is missing from config.json: MiniMax needs each layer's attention "
-                                                "kind (0 = lightning, 1 = softmax), or layer_types");
+                                                "kind (0 = lightning, 1 = softmax), or layer_types", "minimax_layer_kinds");
   }
   const nlohmann::json& list = r.raw(key);
   if (!list.is_array() || static_cast<int64_t>(list.size()) != a->layers) {
-    throw_input_error(r.field(key), "must list one attention kind per layer (" + std::to_string(a->layers) + ")");
+    throw_input_error(r.field(key), "must list one attention kind per layer (" + std::to_string(a->layers) + ")", "layer_kinds_count", {{"layers", a->layers}});
   }
   int64_t linear = 0;
   for (const nlohmann::json& kind : list) {
@@ -233,7 +233,7 @@ void read_lightning_attention(JsonReader& r, Architecture* a) {
     if (!lightning && !softmax) {
       throw_input_error(r.field(key), std::string("must hold ") +
                                          (remote ? "0 (lightning) or 1 (softmax)" : "\"linear_attention\" or \"full_attention\"") +
-                                         " (got " + kind.dump() + ")");
+                                         " (got " + kind.dump() + ")", "layer_kinds_values", {{"value", kind}});
     }
     linear += lightning ? 1 : 0;
   }
@@ -327,7 +327,7 @@ Architecture read_qwen_v1(JsonReader& r) {
   read_heads(r, &a, "num_attention_heads", nullptr, "kv_channels");
   a.vocab = need(r, "vocab_size");
   const int64_t both = need(r, "intermediate_size");
-  if (both % 2 != 0) throw_input_error(r.field("intermediate_size"), "must be even (QWenMLP halves it)");
+  if (both % 2 != 0) throw_input_error(r.field("intermediate_size"), "must be even (QWenMLP halves it)", "intermediate_even");
   a.intermediate = both / 2;
   a.attn_bias = AttnBias::Qkv;  // c_attn has a bias; c_proj has none (no_bias)
   a.max_positions = first_of(r, {"seq_length", "max_position_embeddings"}, 0, kMaxArchPositions).value_or(0);
@@ -545,7 +545,7 @@ int64_t vision_params(JsonReader& r, const std::string& type, int64_t text_hidde
   }
   throw_input_error(r.field("vision_config"),
                    "is not counted for model type \"" + type + "\" (known: gemma3, qwen2_5_vl, llama4, mistral3); "
-                   "remove it to size the language model alone");
+                   "remove it to size the language model alone", "vision_config_unknown", {{"model_type", type}});
 }
 
 // Keys a config class fills in when config.json leaves them out: google/gemma-3-4b-it's
@@ -598,7 +598,8 @@ Architecture read_checked(JsonReader& r, const std::string& type) {
                                               std::to_string(a.hidden) +
                                               ") is not divisible by the "
                                               "attention heads (" +
-                                              std::to_string(a.heads) + ")");
+                                              std::to_string(a.heads) + ")",
+                      "head_dim_missing", {{"hidden", a.hidden}, {"heads", a.heads}});
   }
   return a;
 }

@@ -84,8 +84,8 @@ LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
 LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
   JsonReader r(j, "plan");
   const std::optional<std::string> gpu = r.string("gpu");
-  if (!gpu) throw_input_error("plan.gpu", "is required (a catalog GPU id) unless plan.instance is given");
-  if (!find_gpu(*gpu)) throw_input_error("plan.gpu", "unknown GPU id \"" + *gpu + "\"");
+  if (!gpu) throw_input_error("plan.gpu", "is required (a catalog GPU id) unless plan.instance is given", "plan_gpu_required");
+  if (!find_gpu(*gpu)) throw_input_error("plan.gpu", "unknown GPU id \"" + *gpu + "\"", "unknown_gpu", {{"id", *gpu}});
   LaunchPlan p;
   p.gpu = *gpu;
   p.source = "explicit";
@@ -115,7 +115,7 @@ LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan, Warning* 
   if (!plan.is_null()) {
     require_object(plan, "plan");
     if (!plan.contains("instance")) return explicit_plan(s, plan);
-    if (!plan["instance"].is_string()) throw_input_error("plan.instance", "must be a string (an instance type)");
+    if (!plan["instance"].is_string()) throw_input_error("plan.instance", "must be a string (an instance type)", "string", {{"type", plan["instance"].type_name()}});
     return catalog_plan(s, plan["instance"].get<std::string>());
   }
   return s.gpu ? scenario_plan(s) : cheapest_plan(s, note);

@@ -348,7 +348,7 @@ ModelNameMatch resolve_model_name(const std::string& text, const std::string& fi
   if (m.preset) return m;
   if (text.size() > kMaxNameLength) {
     throw_input_error(field, "is " + std::to_string(text.size()) + " characters long: no model name has more than " +
-                                std::to_string(kMaxNameLength));
+                                std::to_string(kMaxNameLength), "name_too_long", {{"length", text.size()}, {"max", kMaxNameLength}});
   }
   std::string message = "unknown preset id \"" + text + "\" (see `gpusizer models`)";
   if (m.ambiguous) {
@@ -373,17 +373,17 @@ nlohmann::json resolve_json(const std::string& input) {
     try {
       j = parse_json(text);
     } catch (const nlohmann::json::exception& e) {
-      throw_input_error("input", std::string("is not valid JSON: ") + e.what());
+      throw_input_error("input", std::string("is not valid JSON: ") + e.what(), "invalid_json");
     }
     if (j.is_object()) {
       if (j.size() != 1 || !j.contains("model") || !j.at("model").is_string()) {
-        throw_input_error("model", "resolve takes {\"model\": \"<name>\"}, a JSON string or plain text");
+        throw_input_error("model", "resolve takes {\"model\": \"<name>\"}, a JSON string or plain text", "resolve_form");
       }
       j = j.at("model");
     }
     text = j.get<std::string>();
   }
-  if (trim(text).empty()) throw_input_error("model", "is empty: give a model name or Hub id");
+  if (trim(text).empty()) throw_input_error("model", "is empty: give a model name or Hub id", "model_name_empty");
   if (text.size() > kMaxNameLength) resolve_model_name(text, "model");  // throws: too long
   const ModelNameMatch m = match_model_name(text);
   nlohmann::json out = json_object({{"input", text}, {"found", m.preset != nullptr}, {"matched_by", m.matched_by},
