@@ -272,7 +272,8 @@ void warn_if_short(const LaunchContext& c, const std::string& setting, const KvC
 std::string shell_command(const std::string& head, const std::vector<Flag>& flags) {
   std::string out = head;
   for (const Flag& f : flags) {
-    out += " \\\n  " + f.first;
+    out += " \\\n  ";
+    out += f.first;
     if (!f.second.empty()) out += " " + f.second;
   }
   return out + "\n";

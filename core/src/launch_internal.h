@@ -90,7 +90,7 @@ KvCapacity scaled_capacity(const LaunchContext& c, double budget_bytes, double s
 std::string quantized_checkpoint(const std::string& preset_id, WeightFormat f);
 
 // One "--flag value" of a command line; an empty value writes the flag alone.
-using Flag = std::pair<std::string, std::string>;
+using Flag = std::pair<const char*, std::string>;  // the name is always a literal: one string less per flag (wasm size)
 
 // `head` (environment assignments and the program) and one flag per continued line.
 std::string shell_command(const std::string& head, const std::vector<Flag>& flags);
