@@ -121,6 +121,24 @@ void JsonReader::reject_unknown() const {
   }
 }
 
+bool JsonReader::has(const char* key) { return has(std::string(key)); }
+std::string JsonReader::field(const char* key) const { return field(std::string(key)); }
+const nlohmann::json& JsonReader::raw(const char* key) { return raw(std::string(key)); }
+std::optional<int64_t> JsonReader::integer(const char* key, int64_t min, int64_t max) {
+  return integer(std::string(key), min, max);
+}
+std::optional<double> JsonReader::number(const char* key, double min, double max, bool min_exclusive) {
+  return number(std::string(key), min, max, min_exclusive);
+}
+std::optional<bool> JsonReader::boolean(const char* key) { return boolean(std::string(key)); }
+std::optional<std::string> JsonReader::string(const char* key) { return string(std::string(key)); }
+std::optional<std::string> JsonReader::choice(const char* key, const std::vector<std::string>& allowed) {
+  return choice(std::string(key), allowed);
+}
+std::optional<std::vector<std::string>> JsonReader::string_list(const char* key) {
+  return string_list(std::string(key));
+}
+
 void require_object(const nlohmann::json& j, const std::string& field) {
   if (!j.is_object()) {
     throw_input_error(field, "must be a JSON object, not " + std::string(j.type_name()), "object", {{"type", j.type_name()}});
