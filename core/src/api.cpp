@@ -40,7 +40,7 @@ nlohmann::json config_keys(const nlohmann::json& config) {
   for (const auto& key : keys) {
     if (config.contains(key)) out.push_back(key);
   }
-  return {{"keys", out}};
+  return json_object({{"keys", out}});
 }
 
 const std::map<std::string, Handler>& scenario_commands() {
@@ -50,12 +50,12 @@ const std::map<std::string, Handler>& scenario_commands() {
       {"takes", [](const nlohmann::json& in) {
          nlohmann::json gpus = nlohmann::json::array();
          for (const GpuTakes& t : what_it_takes(parse_scenario(in))) gpus.push_back(to_json(t));
-         return nlohmann::json{{"gpus", gpus}};
+         return json_object({{"gpus", gpus}});
        }},
       {"fits", [](const nlohmann::json& in) {
          nlohmann::json gpus = nlohmann::json::array();
          for (const GpuFitRow& r : fit_on_each(parse_scenario(in))) gpus.push_back(to_json(r));
-         return nlohmann::json{{"gpus", gpus}};
+         return json_object({{"gpus", gpus}});
        }},
       {"table", [](const nlohmann::json& in) { return table_json(in); }},
       {"launch", [](const nlohmann::json& in) { return launch_json(in); }},
@@ -74,7 +74,7 @@ void check_depth(const std::string& text) {
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[') {
-      if (++depth > kMaxDepth) throw InputError("input", "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+      if (++depth > kMaxDepth) throw_input_error("input", "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels", "json_depth", {{"max", kMaxDepth}});
     } else if (c == '}' || c == ']') {
       --depth;
     }
@@ -82,17 +82,17 @@ void check_depth(const std::string& text) {
 }
 
 nlohmann::json parse_text(const std::string& text) {
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError("input", "is empty: expected a scenario JSON object");
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw_input_error("input", "is empty: expected a scenario JSON object", "input_empty");
   // The JSON parser stops at a NUL byte as at the end of the text: whatever follows would pass unread.
   const size_t nul = text.find('\0');
-  if (nul != std::string::npos) throw InputError("input", "has a NUL byte at offset " + std::to_string(nul) + ": JSON text holds none");
+  if (nul != std::string::npos) throw_input_error("input", "has a NUL byte at offset " + std::to_string(nul) + ": JSON text holds none", "nul_byte", {{"offset", nul}});
   check_depth(text);
   try {
-    return nlohmann::json::parse(text);
+    return parse_json(text);
   } catch (const nlohmann::json::parse_error& e) {
-    throw InputError("input", std::string("is not valid JSON: ") + e.what());
+    throw_input_error("input", std::string("is not valid JSON: ") + e.what(), "invalid_json");
   } catch (const nlohmann::json::out_of_range& e) {  // 1e400: the parser's "number overflow"
-    throw InputError("input", std::string("has a number beyond the range of a double: ") + e.what());
+    throw_input_error("input", std::string("has a number beyond the range of a double: ") + e.what(), "number_overflow");
   }
 }
 
@@ -113,7 +113,7 @@ nlohmann::json run_scenarios(Handler handler, const nlohmann::json& input) {
 
 nlohmann::json error_json(const std::string& field, const std::string& message, const std::string& code,
                           const nlohmann::json& values) {
-  nlohmann::json j = {{"field", field}, {"message", message}};
+  nlohmann::json j = json_object({{"field", field}, {"message", message}});
   if (!code.empty()) j["code"] = code;
   if (!values.empty()) j["values"] = values;
   return j;
@@ -136,7 +136,7 @@ ApiResult run_command(const std::string& command, const std::string& input_text)
       r.value = resolve_json(input_text);  // a typed model name to a preset (model_names.h)
     } else {
       auto it = scenario_commands().find(command);
-      if (it == scenario_commands().end()) throw InputError("command", "unknown command \"" + command + "\"");
+      if (it == scenario_commands().end()) throw_input_error("command", "unknown command \"" + command + "\"", "unknown_command", {{"command", command}});
       r.value = run_scenarios(it->second, parse_text(input_text));
     }
     r.ok = true;

@@ -6,12 +6,12 @@
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "embedded.h"
+#include "json_reader.h"
 
 namespace gpusizer {
 namespace {
@@ -65,7 +65,7 @@ void only_keys(const json& obj, std::initializer_list<const char*> keys, const s
 json parse(const char* text, const char* name) {
   json doc;
   try {
-    doc = json::parse(std::string(text));  // one parser instantiation for all input (wasm size)
+    doc = parse_json(text);
   } catch (const json::exception& e) {
     bad(name, e.what());
   }
@@ -197,14 +197,12 @@ const std::vector<Gpu>& gpu_catalog() {
 }
 
 const Gpu* find_gpu(const std::string& id) {
-  // An index built once: the planner looks a GPU up for every instance of every plan.
-  static const std::unordered_map<std::string, const Gpu*> by_id = [] {
-    std::unordered_map<std::string, const Gpu*> index;
-    for (const Gpu& g : gpu_catalog()) index.emplace(g.id, &g);
-    return index;
-  }();
-  const auto it = by_id.find(id);
-  return it == by_id.end() ? nullptr : it->second;
+  // A scan of the 32 types: no hash table in the wasm (issue 14, size); the planner's lookup for
+  // every instance of a ranking costs microseconds either way.
+  for (const Gpu& g : gpu_catalog()) {
+    if (g.id == id) return &g;
+  }
+  return nullptr;
 }
 
 const std::vector<Instance>& instance_catalog() { return instance_data().instances; }

@@ -18,7 +18,7 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
   o.enforce_eager = r.boolean("enforce_eager");
   o.block_size = r.integer("block_size", 1, 4096);
   if (auto v = r.number("mem_fraction_static", 0, 1, true)) {
-    if (*v >= 1) throw InputError("engine_options.mem_fraction_static", "must be below 1", "below_one");
+    if (*v >= 1) throw_input_error("engine_options.mem_fraction_static", "must be below 1", "below_one");
     o.mem_fraction_static = v;
   }
   if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused", "inplace"})) o.cross_entropy = *v;

@@ -47,7 +47,7 @@ LaunchPlan catalog_plan(const Scenario& s, const std::string& instance) {
   for (const Plan& p : rank_plans(s)) {
     if (p.instance->instance == instance) return plan_of(p);
   }
-  throw InputError("plan.instance", "no plan for instance type \"" + instance +
+  throw_input_error("plan.instance", "no plan for instance type \"" + instance +
                                         "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand",
                    "no_plan_for_instance", {{"instance", instance}});
 }
@@ -59,7 +59,7 @@ LaunchContext make_context(const Scenario& s, const LaunchPlan& plan);
 LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
   const std::vector<Plan> plans = rank_plans(s);
   if (plans.empty() || !plans.front().fits) {
-    throw InputError("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters", "no_fitting_plan");
+    throw_input_error("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters", "no_fitting_plan");
   }
   for (const Plan& p : plans) {
     if (!p.fits) break;
@@ -70,8 +70,8 @@ LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
       nlohmann::json why;
       const std::string blocker = launch_blocker(make_context(s, plan_of(top)), &why);
       note->code = "cheapest_not_launchable";
-      note->values = {{"instance", top.instance->instance}, {"gpus", top.gpus}, {"tp", top.tp}, {"pp", top.pp},
-                      {"instances", top.instances}, {"reason", blocker}, {"why", why}};
+      note->values = json_object({{"instance", top.instance->instance}, {"gpus", top.gpus}, {"tp", top.tp}, {"pp", top.pp},
+                      {"instances", top.instances}, {"reason", blocker}, {"why", why}});
       note->message = "the cheapest plan, " + top.instance->instance + " (" + std::to_string(top.gpus) + " GPUs, tp " + std::to_string(top.tp) +
               ", pp " + std::to_string(top.pp) + ", " + std::to_string(top.instances) + " instances), cannot be launched: " +
               blocker + "; these commands are for the cheapest plan that can";
@@ -84,8 +84,8 @@ LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
 LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
   JsonReader r(j, "plan");
   const std::optional<std::string> gpu = r.string("gpu");
-  if (!gpu) throw InputError("plan.gpu", "is required (a catalog GPU id) unless plan.instance is given");
-  if (!find_gpu(*gpu)) throw InputError("plan.gpu", "unknown GPU id \"" + *gpu + "\"");
+  if (!gpu) throw_input_error("plan.gpu", "is required (a catalog GPU id) unless plan.instance is given", "plan_gpu_required");
+  if (!find_gpu(*gpu)) throw_input_error("plan.gpu", "unknown GPU id \"" + *gpu + "\"", "unknown_gpu", {{"id", *gpu}});
   LaunchPlan p;
   p.gpu = *gpu;
   p.source = "explicit";
@@ -115,7 +115,7 @@ LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan, Warning* 
   if (!plan.is_null()) {
     require_object(plan, "plan");
     if (!plan.contains("instance")) return explicit_plan(s, plan);
-    if (!plan["instance"].is_string()) throw InputError("plan.instance", "must be a string (an instance type)");
+    if (!plan["instance"].is_string()) throw_input_error("plan.instance", "must be a string (an instance type)", "string", {{"type", plan["instance"].type_name()}});
     return catalog_plan(s, plan["instance"].get<std::string>());
   }
   return s.gpu ? scenario_plan(s) : cheapest_plan(s, note);
@@ -149,14 +149,14 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
   const bool wants_bf16 = c.s.weights != WeightFormat::Fp16 && c.s.weights != WeightFormat::Fp32;
   if (!c.gpu->supports_bf16 && wants_bf16) {
     out.warnings.push_back({"launch_fp16", "gpu", c.gpu->name + " has no bf16: the commands use float16 (serving --dtype float16; "
-                            "training fp16 mixed precision with dynamic loss scaling, which can overflow where bf16 would not)", {{"gpu", c.gpu->name}}});
+                            "training fp16 mixed precision with dynamic loss scaling, which can overflow where bf16 would not)", json_object({{"gpu", c.gpu->name}})});
   }
   if (c.estimate.gpu && !c.estimate.gpu->fits) {
     const std::string text = "the estimate needs " + fixed(c.estimate.memory.per_gpu_bytes / 1073741824.0, 1) +
                              " GiB per GPU, more than the " + fixed(c.gpu->memory_bytes / 1073741824.0, 1) +
                              " GiB of " + c.gpu->id + ": the commands will run out of memory";
     out.warnings.push_back({"launch_does_not_fit", "plan", text,
-                            {{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes}, {"memory_bytes", c.gpu->memory_bytes}, {"gpu", c.gpu->name}}});
+                            json_object({{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes}, {"memory_bytes", c.gpu->memory_bytes}, {"gpu", c.gpu->name}})});
   }
 }
 
@@ -190,7 +190,7 @@ std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
   const LaunchPlan& p = c.plan;
   nlohmann::json ignored;
   nlohmann::json& d = detail ? *detail : ignored;
-  d = {{"engine", to_string(c.s.engine)}, {"gpus", p.gpus}, {"instances", p.instances}, {"tp", p.tp}, {"pp", p.pp}, {"zero", p.zero}};
+  d = json_object({{"engine", to_string(c.s.engine)}, {"gpus", p.gpus}, {"instances", p.instances}, {"tp", p.tp}, {"pp", p.pp}, {"zero", p.zero}});
   if (is_training(c.s.task) && (p.tp > 1 || p.pp > 1)) {
     d["code"] = "training_data_parallel";
     return "the training commands (ms-swift sft, LLaMA-Factory, DeepSpeed ZeRO) are data-parallel only";
@@ -240,9 +240,9 @@ KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes) {
   return k;
 }
 
-void add_note(Launch& out, const std::string& code, nlohmann::json values, const std::string& text) {
+void add_note(Launch& out, const std::string& code, std::initializer_list<JsonField> values, const std::string& text) {
   out.notes.push_back(text);
-  out.note_details.push_back({code, "", text, std::move(values)});
+  out.note_details.push_back({code, "", text, json_object(values)});
 }
 
 void add_note(Launch& out, const Warning& note) {
@@ -257,8 +257,8 @@ Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, cons
   text += "; the scenario asks for " + std::to_string(c.s.batch) + " (the estimate: " + gib_text(k.per_sequence_bytes) +
           " of KV cache per sequence on each GPU)";
   return {"kv_capacity", "", text,
-          {{"engine", engine}, {"setting", setting}, {"budget_bytes", k.budget_bytes}, {"sequences", k.sequences},
-           {"seq_len", c.s.seq_len}, {"replicas", c.dp()}, {"batch", c.s.batch}, {"per_sequence_bytes", k.per_sequence_bytes}}};
+          json_object({{"engine", engine}, {"setting", setting}, {"budget_bytes", k.budget_bytes}, {"sequences", k.sequences},
+           {"seq_len", c.s.seq_len}, {"replicas", c.dp()}, {"batch", c.s.batch}, {"per_sequence_bytes", k.per_sequence_bytes}})};
 }
 
 void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out) {
@@ -266,13 +266,14 @@ void warn_if_short(const LaunchContext& c, const std::string& setting, const KvC
   out.warnings.push_back({"launch_kv_short", "batch", setting + " leaves KV cache for " + std::to_string(k.sequences) +
                           " sequences of " + std::to_string(c.s.seq_len) + " tokens, fewer than the batch of " +
                           std::to_string(c.s.batch) + ": the engine will queue the rest (or refuse to start below one)",
-                          {{"setting", setting}, {"sequences", k.sequences}, {"seq_len", c.s.seq_len}, {"batch", c.s.batch}}});
+                          json_object({{"setting", setting}, {"sequences", k.sequences}, {"seq_len", c.s.seq_len}, {"batch", c.s.batch}})});
 }
 
 std::string shell_command(const std::string& head, const std::vector<Flag>& flags) {
   std::string out = head;
   for (const Flag& f : flags) {
-    out += " \\\n  " + f.first;
+    out += " \\\n  ";
+    out += f.first;
     if (!f.second.empty()) out += " " + f.second;
   }
   return out + "\n";
@@ -314,9 +315,9 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
                               "only: tp " + std::to_string(plan.tp) + " and pp " + std::to_string(plan.pp) + " cannot be expressed, and "
                               "DeepSpeed checks train_batch_size against all " + std::to_string(plan.gpus) + " GPUs; use Megatron-SWIFT "
                               "(megatron sft) for tensor/pipeline-parallel training. No command is generated for this plan",
-                              {{"tp", plan.tp}, {"pp", plan.pp}, {"gpus", plan.gpus}}});
+                              json_object({{"tp", plan.tp}, {"pp", plan.pp}, {"gpus", plan.gpus}})});
     } else {
-      out.warnings.push_back({"launch_plan_invalid", "plan", blocker + ". No command is generated for this plan", {{"reason", blocker}, {"why", why}}});
+      out.warnings.push_back({"launch_plan_invalid", "plan", blocker + ". No command is generated for this plan", json_object({{"reason", blocker}, {"why", why}})});
     }
     return out;
   }
@@ -355,7 +356,7 @@ nlohmann::json launch_json(const nlohmann::json& input) {
 nlohmann::json to_json(const Launch& l) {
   nlohmann::json commands = nlohmann::json::array();
   for (const LaunchText& t : l.commands) {
-    nlohmann::json c = {{"tool", t.tool}, {"version_checked", t.version_checked}, {"kind", t.kind}, {"text", t.text}};
+    nlohmann::json c = json_object({{"tool", t.tool}, {"version_checked", t.version_checked}, {"kind", t.kind}, {"text", t.text}});
     if (!t.filename.empty()) c["filename"] = t.filename;
     commands.push_back(c);
   }
@@ -366,18 +367,18 @@ nlohmann::json to_json(const Launch& l) {
     details.push_back(to_json(w));
   }
   const LaunchPlan& p = l.plan;
-  nlohmann::json plan = {{"gpu", p.gpu}, {"gpus_per_instance", p.gpus_per_instance}, {"instances", p.instances},
+  nlohmann::json plan = json_object({{"gpu", p.gpu}, {"gpus_per_instance", p.gpus_per_instance}, {"instances", p.instances},
                          {"gpus", p.gpus}, {"tp", p.tp}, {"pp", p.pp}, {"dp", p.gpus / (p.tp * p.pp)}, {"source", p.source},
-                         {"zero", p.zero}, {"dtype", l.dtype}};
+                         {"zero", p.zero}, {"dtype", l.dtype}});
   if (!p.instance.empty()) plan["instance"] = p.instance;
   nlohmann::json notes = nlohmann::json::array();
   for (const Warning& n : l.note_details) {
-    nlohmann::json j = {{"code", n.code}, {"message", n.message}};
+    nlohmann::json j = json_object({{"code", n.code}, {"message", n.message}});
     if (!n.values.empty()) j["values"] = n.values;
     notes.push_back(j);
   }
-  return {{"plan", plan}, {"commands", commands}, {"notes", l.notes}, {"note_details", notes}, {"warnings", warnings},
-          {"warning_details", details}};
+  return json_object({{"plan", plan}, {"commands", commands}, {"notes", l.notes}, {"note_details", notes}, {"warnings", warnings},
+          {"warning_details", details}});
 }
 
 }  // namespace gpusizer

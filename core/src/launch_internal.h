@@ -9,6 +9,7 @@
 
 #include "gpusizer/catalog.h"
 #include "gpusizer/engines.h"
+#include "gpusizer/error.h"
 #include "gpusizer/estimate.h"
 #include "gpusizer/launch.h"
 
@@ -60,7 +61,7 @@ void add_llamacpp(const LaunchContext& c, Launch& out);
 void add_training(const LaunchContext& c, Launch& out);
 
 // Adds a note to notes (English text) and to note_details with its code and values (docs/errors.md).
-void add_note(Launch& out, const std::string& code, nlohmann::json values, const std::string& text);
+void add_note(Launch& out, const std::string& code, std::initializer_list<JsonField> values, const std::string& text);
 void add_note(Launch& out, const Warning& note);
 
 // The KV cache an engine's memory setting leaves on each GPU, from the estimate's memory parts.
@@ -89,7 +90,7 @@ KvCapacity scaled_capacity(const LaunchContext& c, double budget_bytes, double s
 std::string quantized_checkpoint(const std::string& preset_id, WeightFormat f);
 
 // One "--flag value" of a command line; an empty value writes the flag alone.
-using Flag = std::pair<std::string, std::string>;
+using Flag = std::pair<const char*, std::string>;  // the name is always a literal: one string less per flag (wasm size)
 
 // `head` (environment assignments and the program) and one flag per continued line.
 std::string shell_command(const std::string& head, const std::vector<Flag>& flags);

@@ -175,7 +175,7 @@ void add_sglang(const LaunchContext& c, Launch& out) {
   if (fraction + (b.activations + b.runtime) / c.gpu->memory_bytes > 1) {
     out.warnings.push_back({"launch_sglang_memory", "plan", "--mem-fraction-static " + fixed2(fraction) +
                             " leaves less than the estimated activations and runtime buffers: lower --max-running-requests or --context-length",
-                            {{"fraction", fixed2(fraction)}}});
+                            json_object({{"fraction", fixed2(fraction)}})});
   }
 }
 
@@ -272,7 +272,7 @@ void add_serving(const LaunchContext& c, Launch& out) {
     out.warnings.push_back({"launch_fraction_capped", "plan", "the estimate needs more than " + fixed2(kMaxFraction) +
                             " of each card: the memory fractions are capped at " + fixed2(kMaxFraction) +
                             ", so the KV cache may hold fewer than batch x seq_len tokens",
-                            {{"cap", fixed2(kMaxFraction)}}});
+                            json_object({{"cap", fixed2(kMaxFraction)}})});
   }
 }
 

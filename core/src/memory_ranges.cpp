@@ -10,6 +10,7 @@
 #include "embedded.h"
 #include "gpusizer/architecture.h"
 #include "gpusizer/memory.h"
+#include "json_reader.h"
 
 namespace gpusizer {
 namespace {
@@ -25,7 +26,7 @@ struct Group {
 const std::vector<Group>& groups() {
   static const std::vector<Group> all = [] {
     std::vector<Group> out;
-    const nlohmann::json t = nlohmann::json::parse(embedded::ranges_json);
+    const nlohmann::json t = parse_json(embedded::ranges_json);  // json_reader.h: one parser instantiation (wasm size)
     for (const auto& [key, g] : t.at("groups").items()) {
       out.push_back({key, g.at("cases").get<int64_t>(), g.at("p10").get<double>(), g.at("p90").get<double>(),
                      g.at("params_min").get<double>(), g.at("params_max").get<double>()});

@@ -111,10 +111,10 @@ Architecture read_preset(const nlohmann::json& j, const std::string& field) {
   read_enums(r, &a);
   if (r.has("aliases")) {
     const nlohmann::json& list = r.raw("aliases");
-    if (!list.is_array()) throw InputError(r.field("aliases"), "must be a list of names");
+    if (!list.is_array()) throw_input_error(r.field("aliases"), "must be a list of names", "string_list");
     for (const nlohmann::json& name : list) {
       if (!name.is_string() || name.get<std::string>().empty()) {
-        throw InputError(r.field("aliases"), "must hold non-empty strings (got " + name.dump() + ")");
+        throw_input_error(r.field("aliases"), "must hold non-empty strings (got " + name.dump() + ")", "string_list");
       }
       a.aliases.push_back(name.get<std::string>());
     }
@@ -132,7 +132,7 @@ Architecture read_preset(const nlohmann::json& j, const std::string& field) {
 }
 
 std::vector<Architecture> parse_presets() {
-  const nlohmann::json all = nlohmann::json::parse(std::string(embedded::models_json));
+  const nlohmann::json all = parse_json(embedded::models_json);
   std::vector<Architecture> out;
   for (size_t i = 0; i < all.size(); ++i) {
     out.push_back(read_preset(all.at(i), "models.json[" + std::to_string(i) + "]"));

@@ -12,6 +12,7 @@
 #include "gpusizer/planner.h"
 #include "gpusizer/precision.h"
 #include "gpusizer/scenario.h"
+#include "json_reader.h"
 
 namespace gpusizer {
 namespace {
@@ -61,22 +62,22 @@ struct Inputs {
 
 void check_overrides(const Workload& w, const json& overrides) {
   const std::string at = "columns." + w.id;
-  if (!overrides.is_object()) throw InputError(at, "must be an object of scenario keys");
+  if (!overrides.is_object()) throw_input_error(at, "must be an object of scenario keys", "object", {{"type", overrides.type_name()}});
   for (auto it = overrides.begin(); it != overrides.end(); ++it) {
     const bool allowed = w.serving ? listed(kServingKeys, it.key()) : listed(kTrainingKeys, it.key());
     if (!allowed) {
-      throw InputError(at + "." + it.key(), "is not a setting of this column (the planner chooses gpu, gpus, tp and pp)");
+      throw_input_error(at + "." + it.key(), "is not a setting of this column (the planner chooses gpu, gpus, tp and pp)", "column_setting");
     }
     if (it.key() != "training") continue;
-    if (!it->is_object()) throw InputError(at + ".training", "must be an object");
+    if (!it->is_object()) throw_input_error(at + ".training", "must be an object", "object", {{"type", it->type_name()}});
     for (auto t = it->begin(); t != it->end(); ++t) {
-      if (!listed(kTrainingSubKeys, t.key())) throw InputError(at + ".training." + t.key(), "is not a training setting");
+      if (!listed(kTrainingSubKeys, t.key())) throw_input_error(at + ".training." + t.key(), "is not a training setting", "unknown_key");
     }
   }
 }
 
 Inputs read_inputs(const json& input) {
-  if (!input.is_object()) throw InputError("input", "must be an object (models, columns, context, pricing, filters)");
+  if (!input.is_object()) throw_input_error("input", "must be an object (models, columns, context, pricing, filters)", "object", {{"type", input.type_name()}});
   Inputs in;
   for (auto it = input.begin(); it != input.end(); ++it) {
     const std::string& key = it.key();
@@ -86,15 +87,16 @@ Inputs read_inputs(const json& input) {
       continue;
     } else {
       // An empty key still gets a visible name, as json_reader.cpp does for scenarios (found by fuzzing).
-      throw InputError(key.empty() ? "\"\"" : key, "is not a table key (models, columns, context, pricing, filters, headroom, efficiency)");
+      throw_input_error(key.empty() ? "\"\"" : key, "is not a table key (models, columns, context, pricing, filters, headroom, efficiency)", "unknown_key");
     }
   }
   if (input.contains("models")) {
     const json& models = input.at("models");
-    if (!models.is_array() || models.empty()) throw InputError("models", "must be a non-empty array of preset ids");
+    if (!models.is_array() || models.empty()) throw_input_error("models", "must be a non-empty array of preset ids", "table_models");
     for (const json& m : models) {
       if (!m.is_string() || !find_preset(m.get<std::string>())) {
-        throw InputError("models", "unknown preset id " + m.dump() + " (see `gpusizer models`)");
+        throw_input_error("models", "unknown preset id " + m.dump() + " (see `gpusizer models`)", "unknown_model",
+                          {{"name", m.is_string() ? m.get<std::string>() : m.dump()}, {"suggestions", std::vector<std::string>{}}});
       }
       in.models.push_back(m.get<std::string>());
     }
@@ -103,25 +105,25 @@ Inputs read_inputs(const json& input) {
   }
   if (input.contains("context")) {
     const json& c = input.at("context");
-    if (!c.is_object()) throw InputError("context", "must be an object");
+    if (!c.is_object()) throw_input_error("context", "must be an object", "object", {{"type", c.type_name()}});
     for (auto it = c.begin(); it != c.end(); ++it) {
       if (it.key() == "training") {
-        if (!it->is_object()) throw InputError("context.training", "must be an object");
+        if (!it->is_object()) throw_input_error("context.training", "must be an object", "object", {{"type", it->type_name()}});
         for (auto t = it->begin(); t != it->end(); ++t) {
-          if (t.key() != "tokens") throw InputError("context.training." + t.key(), "is not a shared setting (only tokens)");
+          if (t.key() != "tokens") throw_input_error("context.training." + t.key(), "is not a shared setting (only tokens)", "unknown_key");
         }
       } else if (it.key() != "seq_len") {
-        throw InputError("context." + it.key(), "is not a shared setting (seq_len, training.tokens)");
+        throw_input_error("context." + it.key(), "is not a shared setting (seq_len, training.tokens)", "unknown_key");
       }
     }
     in.context = c;
   }
   if (input.contains("columns")) {
     const json& c = input.at("columns");
-    if (!c.is_object()) throw InputError("columns", "must be an object");
+    if (!c.is_object()) throw_input_error("columns", "must be an object", "object", {{"type", c.type_name()}});
     for (auto it = c.begin(); it != c.end(); ++it) {
       const Workload* w = find_workload(it.key());
-      if (!w) throw InputError("columns." + it.key(), "unknown column (" + column_ids() + ")");
+      if (!w) throw_input_error("columns." + it.key(), "unknown column (" + column_ids() + ")", "unknown_column", {{"id", it.key()}});
       check_overrides(*w, *it);
     }
     in.columns = c;
@@ -329,7 +331,7 @@ constexpr const char* kWorkloads = R"json([
 const std::vector<Workload>& table_workloads() {
   static const std::vector<Workload> workloads = [] {
     std::vector<Workload> out;
-    for (const json& w : json::parse(std::string(kWorkloads))) {  // the one parser instantiation (wasm size)
+    for (const json& w : parse_json(kWorkloads)) {
       out.push_back({w[0].get<std::string>(), w[1].get<std::string>(), w[2].get<bool>(), w[3]});
     }
     return out;
@@ -344,7 +346,7 @@ json table_settings_json() {
     if (std::string(key) != "training") training.push_back(key);
   }
   for (const char* key : kTrainingSubKeys) training.push_back(std::string("training.") + key);
-  return {{"serving", serving}, {"training", training}};
+  return json_object({{"serving", serving}, {"training", training}});
 }
 
 const std::vector<std::string>& table_default_models() {
@@ -360,7 +362,7 @@ const std::vector<std::string>& table_default_models() {
 json table_cell_scenario(const json& input, const std::string& model, const std::string& column) {
   const Inputs in = read_inputs(input);
   const Workload* w = find_workload(column);
-  if (!w) throw InputError("column", "unknown column " + column + " (" + column_ids() + ")");
+  if (!w) throw_input_error("column", "unknown column " + column + " (" + column_ids() + ")", "unknown_column", {{"id", column}});
   parse_column(in, *w);
   return column_scenario(in, *w, model, Layers::Overrides);
 }

@@ -15,13 +15,14 @@ const doc = readFileSync(join(root, 'docs/errors.md'), 'utf8');
 const text = readdirSync(srcDir).filter((f) => f.endsWith('.cpp')).map((f) => readFileSync(join(srcDir, f), 'utf8')).join('\n');
 const all = (re) => [...new Set([...text.matchAll(re)].map((m) => m[1]))];
 
-// InputError(field, message, "code", ...): the third argument when it is a literal.
+// InputError(field, message, "code", ...) or throw_input_error(...) (the same arguments, error.h):
+// the third argument when it is a literal.
 const errorCodes = () => {
   const codes = new Set();
-  for (const m of text.matchAll(/InputError\(/g)) {
+  for (const m of text.matchAll(/(?:InputError|throw_input_error)\(/g)) {
     let depth = 0;
     let args = 0;
-    for (let i = m.index + 'InputError('.length - 1; i < text.length; i++) {
+    for (let i = m.index + m[0].length - 1; i < text.length; i++) {
       const c = text[i];
       if (c === '"') {
         const end = text.indexOf('"', i + 1) + 0;

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const srcDir = join(root, 'core/src');
 const doc = readFileSync(join(root, 'docs/errors.md'), 'utf8');
-const sources = readdirSync(srcDir).filter((f) => f.endsWith('.cpp')).map((f) => ({ file: f, text: readFileSync(join(srcDir, f), 'utf8') }));
+// error.cpp defines InputError and throw_input_error: it throws nothing of its own.
+const sources = readdirSync(srcDir).filter((f) => f.endsWith('.cpp') && f !== 'error.cpp').map((f) => ({ file: f, text: readFileSync(join(srcDir, f), 'utf8') }));
 
 const LITERAL = /"((?:[^"\\\n]|\\.)*)"/g;
 const literals = (code) => [...code.matchAll(LITERAL)].map((m) => JSON.parse(`"${m[1]}"`));
@@ -54,7 +55,8 @@ function messageFragment(text, message, at) {
 function inputErrors() {
   const found = [];
   for (const { file, text } of sources) {
-    for (const m of text.matchAll(/(?<![A-Za-z0-9_])InputError\(/g)) {
+    // throw_input_error (error.h) takes InputError's arguments.
+    for (const m of text.matchAll(/(?<![A-Za-z0-9_])(?:InputError|throw_input_error)\(/g)) {
       const [field, message] = callArguments(text, m.index + m[0].length - 1);
       const fragment = messageFragment(text, message, m.index);
       // A rethrow with a prefixed field (api.cpp: "[i]." + e.field, e.what()) adds no message.
