@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpusizer/error.h"
 #include "gpusizer/memory_training.h"
 #include "gpusizer/precision.h"
 
@@ -487,7 +488,7 @@ nlohmann::json to_json(const Throughput& t) {
   if (!t.curve.empty()) {
     nlohmann::json curve = nlohmann::json::array();
     for (const ServingPoint& p : t.curve) {
-      curve.push_back({{"batch", p.batch}, {"ttft_s", p.ttft_s}, {"tpot_s", p.tpot_s}, {"output_tokens_per_s", p.output_tokens_per_s}});
+      curve.push_back(json_object({{"batch", p.batch}, {"ttft_s", p.ttft_s}, {"tpot_s", p.tpot_s}, {"output_tokens_per_s", p.output_tokens_per_s}}));
     }
     j["curve"] = curve;
   }
