@@ -102,6 +102,7 @@ async function checkPair(wasm) {
   return {
     catalog: () => JSON.parse(module.catalog()),
     estimate: (scenario) => call('estimate', scenario),
+    fits: (scenario) => call('fits', scenario),
     configKeys: (config) => call('config_keys', config),
   };
 }

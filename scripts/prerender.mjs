@@ -25,7 +25,7 @@ export const LANG_SCRIPT = `(function(){var d=document.documentElement,p=new URL
   + `p.forEach(function(v,n){if(n!="lang")k=1});if(k)d.classList.add("linked")})()`;
 export const scriptHash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-// core: {estimate(s), catalog()} on plain objects. Returns {card: {en, zh}, fits: {en, zh}, css}:
+// core: {estimate(s), fits(s), catalog()} on plain objects. Returns {card: {en, zh}, fits: {en, zh}, css}:
 // card the memory card's markup, fits the embed page's one-line fit summary, loading the loading
 // line (both languages' texts escaped for HTML), css the rules that
 // place the capacity label (a style="" attribute would need 'unsafe-inline' in the CSP).
@@ -37,8 +37,9 @@ export function prerender(core) {
   const estimate = core.estimate(own);
   if (estimate.error) throw new Error(`the default scenario fails in the core: ${JSON.stringify(estimate.error)}`);
   const gpu = catalog.gpus.find((g) => g.id === own.gpu);
-  const fits = core.estimate(catalog.gpus.map((g) => ({ ...own, gpu: g.id })));
-  const fitting = catalog.gpus.filter((g, i) => fits[i]?.gpu?.fits);
+  // The same fit on every GPU type as the embed's (web/embed.js): the core's `fits`.
+  const fits = core.fits(own);
+  const fitting = catalog.gpus.filter((g) => fits.gpus.some((row) => row.gpu === g.id && row.fits));
   const smallest = fitting.reduce((a, b) => (b.memory_bytes < a.memory_bytes ? b : a), fitting[0]);
   const out = { card: {}, fits: {}, loading: {}, css: '' };
   for (const lang of LANGS) {

@@ -114,6 +114,15 @@ std::vector<Remedy> remedies(const Scenario& s, const Gpu& gpu) {
   return out;
 }
 
+namespace {
+
+// The fit of `need` bytes per GPU on `gpu`: estimate()'s `gpu` and each row of fit_on_each().
+GpuFit gpu_fit(const Scenario& s, const Gpu& gpu, double need) {
+  return GpuFit{gpu.id, gpu.memory_bytes, usable_bytes(s, gpu), fits_on(s, gpu, need), gpu.name};
+}
+
+}  // namespace
+
 Estimate estimate(const Scenario& s) {
   Estimate e;
   e.model_name = s.model.name;
@@ -125,7 +134,7 @@ Estimate estimate(const Scenario& s) {
   e.memory = estimate_memory(s, gpu);
   e.warnings.insert(e.warnings.end(), e.memory.warnings.begin(), e.memory.warnings.end());
   if (gpu) {
-    e.gpu = GpuFit{gpu->id, gpu->memory_bytes, usable_bytes(s, *gpu), fits_on(s, *gpu, e.memory.per_gpu_bytes), gpu->name};
+    e.gpu = gpu_fit(s, *gpu, e.memory.per_gpu_bytes);
     e.max = max_fit(s, *gpu);
     const auto caps = capability_warnings(s, *gpu);
     e.warnings.insert(e.warnings.end(), caps.begin(), caps.end());
@@ -150,7 +159,7 @@ std::vector<GpuFitRow> fit_on_each(const Scenario& s) {
   for (const Gpu& gpu : gpu_catalog()) {
     t.gpu = gpu.id;
     const double need = estimate_memory(t, &gpu).per_gpu_bytes;
-    out.push_back({&gpu, need, GpuFit{gpu.id, gpu.memory_bytes, usable_bytes(t, gpu), fits_on(t, gpu, need), gpu.name}});
+    out.push_back({&gpu, need, gpu_fit(t, gpu, need)});
   }
   return out;
 }
