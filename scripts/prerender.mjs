@@ -15,11 +15,12 @@ import { memoryCard } from '../web/views/results.js';
 export const LANGS = ['en', 'zh'];
 
 // Runs before the first paint, inline (its SHA-256 goes into the CSP). Mirrors i18n.js initLang
-// (the link's lang=, else the stored choice, else navigator.language) and state.js fromHash (any
+// without the stored choice (the link's lang=, else navigator.language: a fresh profile's first
+// localStorage read held the parser for 30-60 ms; web/main.js applies the stored choice right after
+// the first paint) and state.js fromHash (any
 // key but lang= is a scenario of the link's own). Sets html[lang] and the classes app.css reads:
 // lang-zh shows the Chinese copy, linked hides both.
 export const LANG_SCRIPT = `(function(){var d=document.documentElement,p=new URLSearchParams(location.hash.slice(1)),l=p.get("lang"),k=0;`
-  + `if(l==null)try{l=JSON.parse(localStorage.getItem("gpusizer.lang"))}catch(e){}`
   + `if(l==null)l=(navigator.language||"").toLowerCase().indexOf("zh")==0?"zh":"en";`
   + `if(l=="zh"){d.lang="zh-CN";d.classList.add("lang-zh")}`
   + `p.forEach(function(v,n){if(n!="lang")k=1});if(k)d.classList.add("linked")})()`;

@@ -521,9 +521,10 @@ let lang = 'en';
 
 export const getLang = () => lang;
 
-// The stored choice, else the browser's language: any zh-* reads Simplified Chinese.
-export function initLang(fromLink) {
-  const chosen = fromLink ?? load('lang', null) ?? (navigator.language.toLowerCase().startsWith('zh') ? 'zh' : 'en');
+// The link's lang=, else the stored choice (unless `stored` is false), else the browser's language:
+// any zh-* reads Simplified Chinese.
+export function initLang(fromLink, stored = true) {
+  const chosen = fromLink ?? (stored ? load('lang', null) : null) ?? (navigator.language.toLowerCase().startsWith('zh') ? 'zh' : 'en');
   lang = Object.hasOwn(LOCALES, chosen) ? chosen : 'en';  // not `in`: "constructor" is in every object
   document.documentElement.lang = LOCALES[lang];
 }

@@ -20,8 +20,21 @@ import { shareActions } from './views/share.js';
 const $ = (id) => document.getElementById(id);
 
 const link = fromHash(location.hash);
-initLang(link.lang);
+// Until the first paint the language is the link's or the browser's, as the inline picker's
+// (scripts/prerender.mjs); the stored choice is read after it (storedLang): a fresh profile's first
+// localStorage read held the parser for 30-60 ms (Chromium traces of the offline page, 2026-12-01).
+initLang(link.lang, false);
 translateStatic();
+
+// The reader's stored choice of language, once the static figure is on screen: where it differs
+// from the browser's, the other language's static copy is shown (both are in the page).
+function storedLang() {
+  const before = getLang();
+  initLang(link.lang);
+  if (getLang() === before) return;
+  document.documentElement.classList.toggle('lang-zh', getLang() === 'zh');
+  translateStatic();
+}
 
 // Runs fn once the current state has been painted (a frame, then a task); in a background tab,
 // where frames do not come, after a timeout.
@@ -55,6 +68,7 @@ let core;
 const linked = document.documentElement.classList.contains('linked');
 try {
   if (!linked) await new Promise(afterFirstPaint);
+  storedLang();
   core = await loadCore();
 } catch (error) {
   $('status').textContent = t('loadFailed', { msg: error.message });

@@ -71,6 +71,29 @@ test('the inline picker shows the Chinese copy to a zh reader and for lang=zh, b
   }
 });
 
+test('localStorage is first read after the first paint, and a stored language still wins over the browser\'s', async () => {
+  const { page, problems, close } = await open(offlineUrl(), { locale: 'en-US' }, { scripts: true });
+  await ready(page);
+  // The reader chose Chinese on an earlier visit; the next visit of the same profile:
+  await page.evaluate(() => localStorage.setItem('gpusizer.lang', '"zh"'));
+  await page.addInitScript(() => {
+    const get = Storage.prototype.getItem;
+    window.firstRead = null;
+    Storage.prototype.getItem = function read(key) {
+      window.firstRead ??= performance.now();
+      return get.call(this, key);
+    };
+  });
+  await page.reload();
+  await ready(page);
+  const [fcp, firstRead] = await page.evaluate(() => [performance.getEntriesByName('first-contentful-paint')[0].startTime, window.firstRead]);
+  assert.ok(firstRead > fcp, `first localStorage read at ${firstRead} ms, first paint at ${fcp} ms`);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.match(await page.locator('#verdict').textContent(), /放得下/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
 test('a link with a scenario of its own never shows the default figure as its answer', async () => {
   const hash = '#model=qwen2.5-14b&seq_len=16384&batch=8&gpu=l40s';
   for (const url of [`${server.base}index.html${hash}`, `${server.base}embed.html${hash}`]) {
