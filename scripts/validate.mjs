@@ -192,7 +192,9 @@ function modelFor(c, presets) {
   const a = c.arch;
   if (!a) return null;
   const same = (p) => p.layers === a.layers && p.hidden === a.hidden && p.heads === a.heads &&
-    p.kv_heads === a.kv_heads && p.intermediate === a.intermediate && p.vocab === a.vocab && !a.experts;
+    p.kv_heads === a.kv_heads && p.intermediate === a.intermediate && p.vocab === a.vocab && !a.experts &&
+    // A stated tying that differs from the preset's (LitGPT keeps a separate lm_head) is a model of its own.
+    (a.tied_embeddings === undefined || !!a.tied_embeddings === !!p.tied_embeddings);
   const preset = presets.find(same);
   if (preset) return preset.id;
   // GPT-style models of the Megatron papers: 4h GELU MLP (the spec's "plain" MLP).
