@@ -84,10 +84,11 @@ bool graphs_by_default(Engine e) { return e != Engine::Transformers; }
 // "DeepSeek-V3 on SGLang 0.4.1"): SGLang v0.4.1 / v0.4.1.post2 ran DeepSeek-V3's MLA through Triton
 // decode/extend attention and its experts through the Triton fused-MoE kernel with block-wise
 // (128 x 128) FP8 dequantisation, TP 8 over all 256 experts, before FlashInfer MLA, DeepGEMM and the
-// H200-tuned MoE configs (sgl-project/sglang issue #2591 checklist). Two constants, least-squares fit
-// to the v0.4.1.post2 release figures on 8 x H200 (sgl-project/sglang PR #2643: batch 1 / 8 / 32 at
-// 128 in / 256 out, 30.29 / 206.32 / 760.52 tokens/s; ShareGPT 5,000 prompts 2,673.55 tokens/s;
-// data/validation/speed-sglang-v041post2-release.json, calibration):
+// H200-tuned MoE configs (sgl-project/sglang issue #2591 checklist). Two constants chosen on a grid
+// (0.35-0.45 ms, 0.02-0.08) against the v0.4.1.post2 release figures on 8 x H200 (sgl-project/sglang
+// PR #2643: batch 1 / 8 / 32 at 128 in / 256 out, 30.29 / 206.32 / 760.52 tokens/s; ShareGPT 5,000
+// prompts 2,673.55 tokens/s; data/validation/speed-sglang-v041post2-release.json, calibration): the
+// layer time balances the batch-1 and batch-32 errors, the share matches the ShareGPT run.
 // GPU time per layer per forward pass that no roofline term carries (kernel latencies of the MoE
 // routing/alignment, block-quantisation and MLA kernels at any batch).
 constexpr double kTritonMlaMoeLayerS = 0.43e-3;
@@ -230,7 +231,7 @@ EngineEfficiency engine_efficiency(const Scenario& s, const Gpu& gpu) {
   } else {
     const ServingProfile p = serving_profile(s.engine);
     e.compute = std::min(p.compute, card_compute_cap(gpu));  // power-capped cards (card_shares.cpp)
-    if (triton_mla_moe(s)) e.compute = std::min(kTritonMlaMoeCompute, e.compute);
+    if (triton_mla_moe(s)) e.compute = std::min(kTritonMlaMoeCompute, e.compute);  // SGLang 0.4.1 Triton MLA/MoE (above)
     // llama.cpp's prefill GEMMs accumulate in FP16 (CUBLAS_COMPUTE_16F): twice the listed rate on GeForce.
     if (s.engine == Engine::LlamaCpp) e.compute *= fp16_accumulate_factor(gpu);
     e.bandwidth = p.bandwidth * (dequantises(s.weights) ? kDequantBandwidthShare : 1) * card_bandwidth_factor(gpu, s.engine);
