@@ -299,7 +299,7 @@ function genericScenario(c, model, catalog) {
   if (!training) {
     // vLLM / SGLang start-up flags the log states (scenario "engine_options").
     const eo = {};
-    for (const k of ['gpu_memory_utilization', 'max_model_len', 'max_num_seqs', 'max_num_batched_tokens', 'enforce_eager', 'block_size', 'mem_fraction_static']) {
+    for (const k of ['gpu_memory_utilization', 'max_model_len', 'max_num_seqs', 'max_num_batched_tokens', 'enforce_eager', 'block_size', 'mem_fraction_static', 'mla_moe_kernels']) {
       if (o[k] !== undefined && o[k] !== null) eo[k] = o[k];
     }
     // vLLM's V0 engine (as the case's framework names it) defaults differ from V1's: up to a
@@ -807,7 +807,9 @@ function admitted(cov, result) {
   if (engine && engine.kv_tokens > 0) {
     cap = Math.max(1, Math.floor(engine.kv_tokens / ((s.prompt_tokens || 1) + (s.output_tokens || 1) / 2)));
   }
-  if (est.gpu && !est.gpu.fits && est.max && est.max.batch >= 1) cap = Math.min(cap, est.max.batch);
+  // The memory estimate holds each sequence at the full seq_len: beyond its largest batch (max.batch) a
+  // re-estimate at the admitted batch would not fit, so the admitted batch never exceeds it.
+  if (est.max && est.max.batch >= 1) cap = Math.min(cap, est.max.batch);
   return cap;
 }
 

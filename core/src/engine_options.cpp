@@ -28,6 +28,7 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
   o.fused_layers = r.boolean("fused_layers");
   if (auto v = r.choice("awq_kernel", {"gemm", "gemv"})) o.awq_kernel = *v;
   if (auto v = r.choice("sampler", {"flashinfer", "pytorch-native", "v0"})) o.sampler = *v;
+  if (auto v = r.choice("mla_moe_kernels", {"tuned", "triton"})) o.mla_moe_kernels = *v;
   r.reject_unknown();
 }
 

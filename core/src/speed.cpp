@@ -80,6 +80,30 @@ constexpr double kEagerLayerS = 0.88e-3;
 // transformers generate() runs eagerly unless a static cache is compiled.
 bool graphs_by_default(Engine e) { return e != Engine::Transformers; }
 
+// Kernel class "triton" of MLA + routed-expert models (engine_options.mla_moe_kernels; docs/speed.md
+// "DeepSeek-V3 on SGLang 0.4.1"): SGLang v0.4.1 / v0.4.1.post2 ran DeepSeek-V3's MLA through Triton
+// decode/extend attention and its experts through the Triton fused-MoE kernel with block-wise
+// (128 x 128) FP8 dequantisation, TP 8 over all 256 experts, before FlashInfer MLA, DeepGEMM and the
+// H200-tuned MoE configs (sgl-project/sglang issue #2591 checklist). Two constants chosen on a grid
+// (0.35-0.45 ms, 0.02-0.08) against the v0.4.1.post2 release figures on 8 x H200 (sgl-project/sglang
+// PR #2643: batch 1 / 8 / 32 at 128 in / 256 out, 30.29 / 206.32 / 760.52 tokens/s; ShareGPT 5,000
+// prompts 2,673.55 tokens/s; data/validation/speed-sglang-v041post2-release.json, calibration): the
+// layer time balances the batch-1 and batch-32 errors, the share matches the ShareGPT run.
+// GPU time per layer per forward pass that no roofline term carries (kernel latencies of the MoE
+// routing/alignment, block-quantisation and MLA kernels at any batch).
+constexpr double kTritonMlaMoeLayerS = 0.43e-3;
+// Achieved share of the FP8 tensor peak on the forward's FLOPs (prefill and large-batch decode).
+constexpr double kTritonMlaMoeCompute = 0.03;
+
+bool triton_mla_moe(const Scenario& s) {
+  return s.engine_options.mla_moe_kernels == "triton" && s.model.mla.kv_lora_rank > 0 && s.model.experts > 0;
+}
+
+// GPU time per forward pass that the kernel class adds to `layers` layers.
+double kernel_layers_s(const Scenario& s, double layers) {
+  return triton_mla_moe(s) ? kTritonMlaMoeLayerS * layers : 0;
+}
+
 bool is_hopper_class(const Gpu& gpu) {
   // cdna4 (MI355X) is CDNA3's successor at ~2x its dense rate (gpus.json MI355X source).
   return gpu.arch == "hopper" || gpu.arch == "blackwell" || gpu.arch == "cdna3" || gpu.arch == "cdna4";
@@ -207,6 +231,7 @@ EngineEfficiency engine_efficiency(const Scenario& s, const Gpu& gpu) {
   } else {
     const ServingProfile p = serving_profile(s.engine);
     e.compute = std::min(p.compute, card_compute_cap(gpu));  // power-capped cards (card_shares.cpp)
+    if (triton_mla_moe(s)) e.compute = std::min(kTritonMlaMoeCompute, e.compute);  // SGLang 0.4.1 Triton MLA/MoE (above)
     // llama.cpp's prefill GEMMs accumulate in FP16 (CUBLAS_COMPUTE_16F): twice the listed rate on GeForce.
     if (s.engine == Engine::LlamaCpp) e.compute *= fp16_accumulate_factor(gpu);
     e.bandwidth = p.bandwidth * (dequantises(s.weights) ? kDequantBandwidthShare : 1) * card_bandwidth_factor(gpu, s.engine);
@@ -293,7 +318,7 @@ double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, con
   const double compute_s = matmul_seconds(gpu, flops, gemv, peak_flops(gpu, s.weights) * e.compute);
   const double stage_layers = static_cast<double>(a.layers) / pp;
   const double comm_s = 2 * stage_layers * allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links);
-  const double device_s = std::max(memory_s, compute_s) + comm_s;
+  const double device_s = std::max(memory_s, compute_s) + comm_s + kernel_layers_s(s, stage_layers);
   const double host_s = fused_awq_decode(s) ? 0 : e.layer_overhead_s * stage_layers;
   // Stage hand-offs that leave the node: one message per boundary per step.
   const double nodes = std::ceil(tp * pp / static_cast<double>(links.gpus_per_node));
@@ -327,7 +352,8 @@ double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const E
   const double comm_s = 2 * static_cast<double>(a.layers) *
                         allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links);
   const double host_s = e.layer_overhead_s * static_cast<double>(a.layers) + e.step_overhead_s;
-  return std::max(compute_s, memory_s) + comm_s + host_s;
+  const double kernel_s = kernel_layers_s(s, static_cast<double>(a.layers));
+  return std::max(compute_s, memory_s) + comm_s + kernel_s + host_s;
 }
 
 Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,

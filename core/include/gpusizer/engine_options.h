@@ -43,6 +43,11 @@ struct EngineOptions {
   // full-vocabulary sort of v0.8-v0.11 and of VLLM_USE_FLASHINFER_SAMPLER=0 before the Triton path),
   // "v0" (the V0 engine's model_executor/layers/sampler.py, vLLM before 0.8).
   std::string sampler = "flashinfer";
+  // Kernel class of MLA + routed-expert models (DeepSeek-V2/V3) for speed (speed.cpp, docs/speed.md
+  // "DeepSeek-V3 on SGLang 0.4.1"): "tuned" (default: the roofline's shares, current engines) or
+  // "triton" (SGLang v0.4.1 / v0.4.1.post2: Triton MLA attention and Triton fused MoE with
+  // block-wise FP8, before FlashInfer MLA, DeepGEMM and H200-tuned MoE configs).
+  std::string mla_moe_kernels = "tuned";
 };
 
 }  // namespace gpusizer
