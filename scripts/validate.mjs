@@ -807,9 +807,7 @@ function admitted(cov, result) {
   if (engine && engine.kv_tokens > 0) {
     cap = Math.max(1, Math.floor(engine.kv_tokens / ((s.prompt_tokens || 1) + (s.output_tokens || 1) / 2)));
   }
-  // The memory estimate holds each sequence at the full seq_len: beyond its largest batch (max.batch) a
-  // re-estimate at the admitted batch would not fit, so the admitted batch never exceeds it.
-  if (est.max && est.max.batch >= 1) cap = Math.min(cap, est.max.batch);
+  if (est.gpu && !est.gpu.fits && est.max && est.max.batch >= 1) cap = Math.min(cap, est.max.batch);
   return cap;
 }
 
