@@ -404,6 +404,9 @@ function genericScenario(c, model, catalog) {
   // lit-gpt's FSDP loading (fabric.load_raw, FULL_STATE_DICT) unshards every parameter on every rank:
   // a whole-run max_memory_allocated then holds the full model, which no scenario expresses.
   if (o.full_state_dict_load === true) return { skip: 'not scored: the run\'s peak includes loading the full state dict into the unsharded FSDP model on every rank' };
+  // transformers' reentrant gradient checkpointing wrapped around FSDP units (HF Trainer
+  // --gradient_checkpointing under accelerate FSDP), where the case states it.
+  if (o.checkpoint_wraps_fsdp === true) s.engine_options = { ...(s.engine_options || {}), checkpoint_wraps_fsdp: true };
   // Batches padded per batch to their longest sample: shapes vary from step to step (the caching
   // allocator keeps no spare loss-path blocks). Without a stated length the tokens per step are unknown.
   if (o.padded_batches === true) {

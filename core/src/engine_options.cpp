@@ -23,6 +23,7 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
   }
   if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused", "inplace"})) o.cross_entropy = *v;
   o.padded_batches = r.boolean("padded_batches");
+  o.checkpoint_wraps_fsdp = r.boolean("checkpoint_wraps_fsdp");
   o.full_prompt_logits = r.boolean("full_prompt_logits");
   o.legacy_kv_cache = r.boolean("legacy_kv_cache");
   o.fused_layers = r.boolean("fused_layers");

@@ -155,6 +155,26 @@ double recompute_working_bytes(const Scenario& s) {
   return layer_activation_bytes(s.model, activation_layout(s));
 }
 
+double fsdp_retained_checkpoint_bytes(const Scenario& s) {
+  // Reentrant checkpointing around an FSDP unit whose flat parameter is frozen (LoRA/QLoRA base).
+  // torch.utils.checkpoint CheckpointFunction.backward reruns the unit on detach_variable(inputs),
+  // new leaf tensors sharing the saved inputs' storage. FSDP's pre-forward then calls
+  // _register_post_backward_reshard_only_hook (torch/distributed/fsdp/_runtime_utils.py: frozen
+  // flat parameters only), which hooks those leaves with register_multi_grad_hook
+  // (torch/autograd/graph.py); its closure holds _get_grad_fn_or_grad_acc(leaf), the leaf's
+  // AccumulateGrad node, which owns the leaf, and the leaf's .grad is accumulated by that node.
+  // The handle lives on flat_param._post_backward_hook_state until _finalize_params removes it at
+  // the end of the backward, so every layer's input (2sbh) and its input gradient (2sbh) stay
+  // allocated until then: at the first layer's backward, L inputs and L - 1 gradients.
+  const bool lora = s.task == Task::Lora || s.task == Task::Qlora;
+  if (s.engine != Engine::Fsdp || !lora || s.training.grad_checkpointing != Checkpointing::Full ||
+      !s.engine_options.checkpoint_wraps_fsdp.value_or(false)) {
+    return 0;
+  }
+  const double layers = d(layers_on_busiest_stage(s));
+  return (2 * layers - 1) * checkpoint_activation_bytes(s.model, activation_layout(s));
+}
+
 double training_activation_bytes(const Scenario& s) {
   const ActivationLayout l = activation_layout(s);
   const double layer = layer_activation_bytes(s.model, l);

@@ -314,8 +314,11 @@ MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
   // the rest as activations (the backward) or as optimizer (the step's temporary).
   const double acts = training_activation_bytes(s);
   const double grads = st.gradients;
-  const double backward = gradients_freed_between_steps(s) ? std::max(acts, grads + recompute_working_bytes(s))
-                                                           : grads + acts;
+  // FSDP LoRA/QLoRA with reentrant checkpointing around the units keeps every layer's input and
+  // input gradient to the end of the backward (memory_activations.cpp fsdp_retained_checkpoint_bytes).
+  const double end = recompute_working_bytes(s) + fsdp_retained_checkpoint_bytes(s);
+  const double backward = gradients_freed_between_steps(s) ? std::max(acts, grads + end)
+                                                           : grads + std::max(acts, end);
   const double params = is_lora(s) ? m.trainable_params * stage_share(s)
                                    : weights_per_gpu(s, WeightFormat::Fp32) / kFp32;
   const double step = grads + optimizer_step_temp_bytes(s, params / (zero >= 1 ? d(s.dp()) : 1));

@@ -25,6 +25,11 @@ struct EngineOptions {
   // step (default false: packed or fixed-length batches, every step the same shapes). Decides
   // whether the caching allocator keeps a spare set of loss-path blocks (memory_runtime.cpp).
   std::optional<bool> padded_batches;
+  // Training under FSDP: transformers' gradient checkpointing (model.gradient_checkpointing_enable,
+  // torch.utils.checkpoint with use_reentrant=True, its default) wraps each FSDP unit's __call__,
+  // as HF Trainer --gradient_checkpointing does under accelerate FSDP (default false: checkpointing
+  // inside the units, FSDP/accelerate apply_activation_checkpointing, torchtune, fsdp_qlora).
+  std::optional<bool> checkpoint_wraps_fsdp;
   // transformers generate() before 4.45 computed the logits of every prompt position in fp32
   // (default false: 4.45+ keeps only the last position, logits_to_keep).
   std::optional<bool> full_prompt_logits;

@@ -60,6 +60,10 @@ double logits_bytes(const Scenario& s);
 double training_activation_bytes(const Scenario& s);
 // Under full recomputation, the one layer rebuilt at a time in the backward (0 otherwise).
 double recompute_working_bytes(const Scenario& s);
+// FSDP LoRA/QLoRA with reentrant checkpointing wrapped around the units
+// (engine_options.checkpoint_wraps_fsdp): the layer inputs and input gradients that FSDP's
+// reshard-only hooks keep alive until the end of the backward, (2L - 1) x 2sbh (0 otherwise).
+double fsdp_retained_checkpoint_bytes(const Scenario& s);
 
 // ZeRO-3 / FSDP FULL_SHARD: gathered parameters alive beside the shards (DeepSpeed: the largest
 // leaf module; FSDP: the root unit held from forward to backward + two transformer blocks).
