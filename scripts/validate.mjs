@@ -810,7 +810,9 @@ function admitted(cov, result) {
   if (engine && engine.kv_tokens > 0) {
     cap = Math.max(1, Math.floor(engine.kv_tokens / ((s.prompt_tokens || 1) + (s.output_tokens || 1) / 2)));
   }
-  if (est.gpu && !est.gpu.fits && est.max && est.max.batch >= 1) cap = Math.min(cap, est.max.batch);
+  // The memory estimate holds each sequence at the full seq_len: beyond its largest batch (max.batch) a
+  // re-estimate at the admitted batch would not fit, so the admitted batch never exceeds it.
+  if (est.max && est.max.batch >= 1) cap = Math.min(cap, est.max.batch);
   return cap;
 }
 
@@ -862,6 +864,14 @@ function evaluate(cases, bin) {
     }
     const again = estimateAll(bin, rated.map(([r]) => r.cov.scenario));
     rated.forEach(([, i], k) => { results[i] = again[k]; });
+  }
+  // SGLang's --enable-dp-attention: each GPU caches the MLA latents of its own requests only, about TP
+  // times the KV capacity of TP attention, which no scenario field expresses; where the admitted batch
+  // binds (arrivals queue), the figure follows that capacity.
+  for (const r of todo) {
+    if (r.cov.overloaded && /--enable-dp-attention/.test((r.c.engine_options || {}).server_flags || '')) {
+      r.cov.skip = r.cov.skip || 'not scored: SGLang --enable-dp-attention (each GPU caches only its own requests, about TP x the KV capacity) is not a scenario option, and this run is bound by that capacity';
+    }
   }
   todo.forEach((r, i) => {
     if (results[i].error) { r.cov.skip = r.cov.skip || `estimate failed: ${results[i].error}`; return; }
