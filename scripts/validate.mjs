@@ -457,6 +457,8 @@ function cover(c, presets, catalog) {
 
 function coverSpeed(c, model, base, catalog) {
   if (c.superseded_by) return { ...base, skip: `not scored: the source replaced this table (${c.superseded_by})` };
+  // A figure the source's own script shows to be an artefact (e.g. timed before warm-up), with that reason.
+  if (c.not_scored) return { ...base, skip: `not scored: ${c.not_scored}` };
   const gpu = gpuId(c, catalog);
   if (!gpu) return { ...base, skip: `GPU "${c.gpu}" is not in the catalog` };
   if (!model) return { ...base, skip: 'no architecture given' };
