@@ -173,10 +173,21 @@ double kv_share_per_gpu(const Scenario& s) {
 
 // Ring all-reduce (peers.md 4.6): 2 (t-1)/t x bytes over one direction of the GPUs' link inside
 // the node (NVLink where the instance has it, else PCIe); plus a fixed latency.
-double allreduce_s(double bytes, int64_t tp, const Links& links) {
+double allreduce_s(double bytes, int64_t tp, const Links& links, double extra_latency_s = 0) {
   if (tp <= 1) return 0;
   const double t = static_cast<double>(tp);
-  return kAllReduceLatencyS + 2 * (t - 1) / t * bytes / (links.intra_bytes_per_s / 2);
+  return kAllReduceLatencyS + extra_latency_s + 2 * (t - 1) / t * bytes / (links.intra_bytes_per_s / 2);
+}
+
+// NCCL instead of a custom one-shot all-reduce (engine_options.disable_custom_all_reduce): 44 us more
+// per call. vLLM PR #2192 ("Custom all reduce kernels", 2023-12-19), benchmark_latency, Llama 70B,
+// A100-80G, TP 4, batch 64, 256 in / 256 out: 16.37 s with NCCL, 14.57 s with the custom kernel, i.e.
+// 1.80 s over 257 forward passes x 80 layers x 2 all-reduces = 43.8 us per all-reduce. The 20 us above
+// was fitted to vLLM 0.6.3, which runs the custom kernel.
+constexpr double kNcclExtraLatencyS = 43.8e-6;
+
+double allreduce_extra_latency_s(const Scenario& s) {
+  return s.engine_options.disable_custom_all_reduce.value_or(false) ? kNcclExtraLatencyS : 0;
 }
 
 // Bandwidth per GPU of a collective over `ranks` GPUs: the node's link while the group stays in
@@ -337,7 +348,8 @@ double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, con
   const AwqKernelCost awq = autoawq_kernel_cost(s, tokens);
   const double compute_s = matmul_seconds(gpu, flops + awq.padding_flops / (tp * pp), gemv, peak_flops(gpu, s.weights) * e.compute);
   const double stage_layers = static_cast<double>(a.layers) / pp;
-  const double comm_s = 2 * stage_layers * allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links);
+  const double comm_s = 2 * stage_layers * allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links,
+                                                      allreduce_extra_latency_s(s));
   // AutoAWQ's split-K reduction is a kernel of its own after each GEMM: it adds to the step.
   const double split_k_s = awq.split_k_bytes / (tp * pp) / (gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double device_s = std::max(memory_s, compute_s) + comm_s + split_k_s;
@@ -377,7 +389,7 @@ double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const E
   const double weights = c.dense_bytes + c.expert_bytes * experts_touched(a, tokens);
   const double memory_s = weights / (gpus * gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double comm_s = 2 * static_cast<double>(a.layers) *
-                        allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links);
+                        allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links, allreduce_extra_latency_s(s));
   const double host_s = e.layer_overhead_s * static_cast<double>(a.layers) + e.step_overhead_s;
   return std::max(compute_s, memory_s) + split_k_s + scores_s + comm_s + host_s;
 }
