@@ -315,6 +315,9 @@ function genericScenario(c, model, catalog) {
     // vLLM case of the data carries it in extra.sampler with its evidence in extra.sampler_evidence.
     if (s.engine === 'vllm' && c.extra && c.extra.sampler) eo.sampler = c.extra.sampler;
     if (Object.keys(eo).length && ['vllm', 'sglang'].includes(s.engine)) s.engine_options = eo;
+    // Tensor-parallel all-reduces through NCCL (vLLM --disable-custom-all-reduce, or an engine whose layers call
+    // NCCL directly, as the case's measures cite): any serving engine.
+    if (o.disable_custom_all_reduce === true) s.engine_options = { ...(s.engine_options || {}), disable_custom_all_reduce: true };
     // transformers generate() paths by the version (or date) the case's framework states: before
     // 4.45 (2024-09) the prefill computed fp32 logits for every prompt position; before 4.36
     // (2023-12) the KV cache was a tuple copied each decode step (frameworks with their own fused
@@ -462,6 +465,8 @@ function cover(c, presets, catalog) {
 
 function coverSpeed(c, model, base, catalog) {
   if (c.superseded_by) return { ...base, skip: `not scored: the source replaced this table (${c.superseded_by})` };
+  // A figure the source's own script shows to be an artefact (e.g. timed before warm-up), with that reason.
+  if (c.not_scored) return { ...base, skip: `not scored: ${c.not_scored}` };
   const gpu = gpuId(c, catalog);
   if (!gpu) return { ...base, skip: `GPU "${c.gpu}" is not in the catalog` };
   if (!model) return { ...base, skip: 'no architecture given' };

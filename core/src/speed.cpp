@@ -197,10 +197,21 @@ double kv_share_per_gpu(const Scenario& s) {
 
 // Ring all-reduce (peers.md 4.6): 2 (t-1)/t x bytes over one direction of the GPUs' link inside
 // the node (NVLink where the instance has it, else PCIe); plus a fixed latency.
-double allreduce_s(double bytes, int64_t tp, const Links& links) {
+double allreduce_s(double bytes, int64_t tp, const Links& links, double extra_latency_s = 0) {
   if (tp <= 1) return 0;
   const double t = static_cast<double>(tp);
-  return kAllReduceLatencyS + 2 * (t - 1) / t * bytes / (links.intra_bytes_per_s / 2);
+  return kAllReduceLatencyS + extra_latency_s + 2 * (t - 1) / t * bytes / (links.intra_bytes_per_s / 2);
+}
+
+// NCCL instead of a custom one-shot all-reduce (engine_options.disable_custom_all_reduce): 44 us more
+// per call. vLLM PR #2192 ("Custom all reduce kernels", 2023-12-19), benchmark_latency, Llama 70B,
+// A100-80G, TP 4, batch 64, 256 in / 256 out: 16.37 s with NCCL, 14.57 s with the custom kernel, i.e.
+// 1.80 s over 257 forward passes x 80 layers x 2 all-reduces = 43.8 us per all-reduce. The 20 us above
+// was fitted to vLLM 0.6.3, which runs the custom kernel.
+constexpr double kNcclExtraLatencyS = 43.8e-6;
+
+double allreduce_extra_latency_s(const Scenario& s) {
+  return s.engine_options.disable_custom_all_reduce.value_or(false) ? kNcclExtraLatencyS : 0;
 }
 
 // Bandwidth per GPU of a collective over `ranks` GPUs: the node's link while the group stays in
@@ -278,7 +289,7 @@ namespace {
 // MLP: a dozen kernel launches per layer instead of transformers' eager layer, taken as hidden behind
 // the GPU's work (no per-layer host term). Prompts (seqlen > 1) take the module's PyTorch attention
 // path and keep transformers' per-layer host time.
-bool fused_awq_decode(const Scenario& s) {
+bool fused_awq(const Scenario& s) {
   return s.engine == Engine::Transformers && s.weights == WeightFormat::AwqInt4 &&
          s.engine_options.fused_layers.value_or(false);
 }
@@ -289,10 +300,54 @@ bool fused_awq_decode(const Scenario& s) {
 // rows and the tensor-core gemmv2 kernel beyond (awq/modules/linear.py); the fused MLP calls it for
 // its gate and up projections at any row count (awq/modules/fused/mlp.py).
 double awq_gemv_flops(const Scenario& s, const ModelCosts& c, double rows) {
-  if (s.weights != WeightFormat::AwqInt4 || s.engine_options.awq_kernel != "gemv") return 0;
+  if (s.weights != WeightFormat::AwqInt4 || s.engine_options.awq_kernel != std::string("gemv")) return 0;
   if (rows <= 8) return c.matmul_flops - c.head_flops;
   return s.engine_options.fused_layers.value_or(false) ? c.gate_up_flops : 0;
 }
+
+// AutoAWQ 0.1.x's own tensor-core kernels (engine_options.awq_kernel stated; awq_cuda/quantization/
+// gemm_cuda_gen.cu at AutoAWQ @5c7e368, the README benchmark's commit, and @7c59407, the T4 run's;
+// the same file in AutoAWQ_kernels @a22d67a): gemm_forward_cuda (WQLinear_GEMM, and the fused GEMM
+// MLP's gate and up) and gemmv2_forward_cuda (WQLinear_GEMV above 8 rows) split K 8 ways
+// (split_k_iters = 8, awq/modules/linear.py, fused/mlp.py) into an [8, rows, out] fp16 buffer that
+// `_out_feats.sum(0)` reduces in a separate kernel: 8 partials read and the sum written.
+constexpr double kAwqSplitK = 8;
+constexpr double kFp16Bytes = 2;
+// Thread-block tiles along the rows (tokens): gemm_forward_4bit_cuda_m16n128k32 / m16n64k32 compute 16
+// rows per block, gemmv2_forward_4bit_cuda_m128n64k32 128; the MMAs run on whole tiles (rows past the
+// input are masked on load, not skipped), so a step of r rows costs ceil(r / tile) x tile rows.
+constexpr double kAwqGemmTileRows = 16;
+constexpr double kAwqGemmv2TileRows = 128;
+
+struct AwqKernelCost {
+  double split_k_bytes = 0;  // bytes the split-K reduction moves for `rows` rows
+  double padding_flops = 0;  // tensor-core FLOPs spent on the tiles' padding rows
+};
+
+AwqKernelCost autoawq_kernel_cost(const Scenario& s, double rows) {
+  AwqKernelCost k;
+  if (s.engine != Engine::Transformers || s.weights != WeightFormat::AwqInt4 || !s.engine_options.awq_kernel) return k;
+  const bool gemv = *s.engine_options.awq_kernel == "gemv";
+  if (gemv && rows <= 8) return k;  // gemv_forward_cuda: CUDA cores, one output write (awq_gemv_flops)
+  const bool fused_mlp = s.engine_options.fused_layers.value_or(false);
+  const double tile = gemv ? kAwqGemmv2TileRows : kAwqGemmTileRows;
+  const double padded = std::ceil(rows / tile) * tile;
+  for (const LinearModule& m : linear_modules(s.model)) {
+    // The fused GEMV MLP runs gate and up in gemv_forward_cuda at any row count (fused/mlp.py).
+    if (gemv && fused_mlp && m.group == "mlp" && (m.name == "gate" || m.name == "up")) continue;
+    const double count = static_cast<double>(m.count), out = static_cast<double>(m.out);
+    k.split_k_bytes += rows * out * count * kFp16Bytes * (kAwqSplitK + 1);
+    k.padding_flops += 2 * static_cast<double>(m.in) * out * count * (padded - rows);
+  }
+  return k;
+}
+
+// AutoAWQ's fused attention on prompts (seqlen > 1, awq/modules/fused/attn.py @5c7e368) materialises the
+// scores of every head in PyTorch ops, each a full pass over [batch, heads, prompt, prompt] in DRAM: matmul
+// writes fp16 (2 bytes per score), "/ sqrt(head_dim)" reads and writes (4), "+ attention_mask" (4),
+// ".float()" (2 + 4), softmax in fp32 (4 + 4), ".type_as(xq)" (4 + 2), and the matmul with the values
+// reads it (2): 32 bytes per score element, per layer.
+constexpr double kAwqFusedScoreBytes = 32;
 
 // Seconds of `flops` of which `tokens x gemv_per_token` run on AutoAWQ's CUDA-core GEMV, the rest at
 // the tensor rate; cards without a conversion rate on record run everything at the tensor rate.
@@ -315,11 +370,15 @@ double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, con
   const double flops = tokens * (c.matmul_flops + 4 * static_cast<double>(a.layers) * context * c.attn_width) / (tp * pp);
   const double memory_s = (weights + kv) / (gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double gemv = tokens * awq_gemv_flops(s, c, tokens) / (tp * pp);
-  const double compute_s = matmul_seconds(gpu, flops, gemv, peak_flops(gpu, s.weights) * e.compute);
+  const AwqKernelCost awq = autoawq_kernel_cost(s, tokens);
+  const double compute_s = matmul_seconds(gpu, flops + awq.padding_flops / (tp * pp), gemv, peak_flops(gpu, s.weights) * e.compute);
   const double stage_layers = static_cast<double>(a.layers) / pp;
-  const double comm_s = 2 * stage_layers * allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links);
-  const double device_s = std::max(memory_s, compute_s) + comm_s + kernel_layers_s(s, stage_layers);
-  const double host_s = fused_awq_decode(s) ? 0 : e.layer_overhead_s * stage_layers;
+  const double comm_s = 2 * stage_layers * allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links,
+                                                      allreduce_extra_latency_s(s));
+  // AutoAWQ's split-K reduction is a kernel of its own after each GEMM: it adds to the step.
+  const double split_k_s = awq.split_k_bytes / (tp * pp) / (gpu.bandwidth_bytes_per_s * e.bandwidth);
+  const double device_s = std::max(memory_s, compute_s) + comm_s + split_k_s + kernel_layers_s(s, stage_layers);
+  const double host_s = fused_awq(s) ? 0 : e.layer_overhead_s * stage_layers;
   // Stage hand-offs that leave the node: one message per boundary per step.
   const double nodes = std::ceil(tp * pp / static_cast<double>(links.gpus_per_node));
   const double hop_s = nodes > 1 ? (nodes - 1) * ((links.rdma ? kRdmaHopS : kTcpHopS) +
@@ -346,14 +405,19 @@ double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const E
   const double linear = tokens * (c.matmul_flops - c.head_flops) + batch * c.head_flops;
   const double attention = batch * 2 * static_cast<double>(a.layers) * prompt * prompt * c.attn_width;
   const double gemv = tokens * awq_gemv_flops(s, c, tokens) / gpus;
-  const double compute_s = matmul_seconds(gpu, (linear + attention) / gpus, gemv, peak_flops(gpu, s.weights) * e.compute);
+  const AwqKernelCost awq = autoawq_kernel_cost(s, tokens);
+  const double compute_s = matmul_seconds(gpu, (linear + attention + awq.padding_flops) / gpus, gemv, peak_flops(gpu, s.weights) * e.compute);
+  const double split_k_s = awq.split_k_bytes / gpus / (gpu.bandwidth_bytes_per_s * e.bandwidth);
+  const double scores_s = fused_awq(s) ? batch * static_cast<double>(a.heads) * prompt * prompt * static_cast<double>(a.layers) *
+                                                    kAwqFusedScoreBytes / gpus / (gpu.bandwidth_bytes_per_s * e.bandwidth)
+                                              : 0;
   const double weights = c.dense_bytes + c.expert_bytes * experts_touched(a, tokens);
   const double memory_s = weights / (gpus * gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double comm_s = 2 * static_cast<double>(a.layers) *
-                        allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links);
+                        allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links, allreduce_extra_latency_s(s));
   const double host_s = e.layer_overhead_s * static_cast<double>(a.layers) + e.step_overhead_s;
   const double kernel_s = kernel_layers_s(s, static_cast<double>(a.layers));
-  return std::max(compute_s, memory_s) + comm_s + kernel_s + host_s;
+  return std::max(compute_s, memory_s) + split_k_s + scores_s + comm_s + kernel_s + host_s;
 }
 
 Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,

@@ -154,10 +154,12 @@ TEST_CASE("AutoAWQ GEMV runs at one int-to-float conversion per multiply-add on 
   // gemmv2 beyond 8 rows); without fused layers a GEMV checkpoint prefills like a GEMM one.
   CHECK(c.gate_up_flops == Approx(2.0 * 2 * 32 * 4096 * 14336));
   CHECK(run(gemv, "rtx4090").prefill_tokens_per_s < 0.8 * run(gemm, "rtx4090").prefill_tokens_per_s);
+  // (8 x 64 = 512 rows fill whole 16- and 128-row tiles, and both kernels split K the same way.)
   json gemv_unfused = gemv;
   gemv_unfused["engine_options"]["fused_layers"] = false;
   json gemm_unfused = gemm;
   gemm_unfused["engine_options"]["fused_layers"] = false;
+  gemm_unfused["engine_options"]["awq_kernel"] = "gemm";
   CHECK(run(gemv_unfused, "rtx4090").prefill_tokens_per_s == Approx(run(gemm_unfused, "rtx4090").prefill_tokens_per_s));
   // Other formats ignore the kernel option.
   json bf16 = gemv;
@@ -180,9 +182,83 @@ TEST_CASE("AutoAWQ fused layers: a decode step without transformers' per-layer h
   const Gpu& g = *find_gpu("rtx4090");
   const double bytes = c.dense_bytes + c.kv_bytes_per_token * (64 + 32);
   CHECK(run(fused, "rtx4090").decode_tokens_per_s == Approx(g.bandwidth_bytes_per_s * 0.75 * 0.9 / bytes));
-  CHECK(run(fused, "rtx4090").prefill_tokens_per_s == Approx(run(plain, "rtx4090").prefill_tokens_per_s));
+  // Prompts keep the host time and add the materialised scores (see the next test case).
+  const double scores_s = 32.0 * 64 * 64 * 32 * 32 / (g.bandwidth_bytes_per_s * 0.75 * 0.9);
+  CHECK(64 / run(fused, "rtx4090").prefill_tokens_per_s == Approx(64 / run(plain, "rtx4090").prefill_tokens_per_s + scores_s));
   // Only AWQ checkpoints have AutoAWQ's fused modules.
   json bf16 = fused;
   bf16["weights"] = "bf16";
   CHECK(run(bf16, "rtx4090").decode_tokens_per_s == Approx(1 / (32 * 0.88e-3)).epsilon(0.02));
+}
+
+TEST_CASE("AutoAWQ 0.1.x kernels: split-K partial sums, whole row tiles, materialised prompt scores", "[speed][engine][awq]") {
+  // awq_cuda gemm_cuda_gen.cu (AutoAWQ @5c7e368): gemm_forward_cuda writes [8, rows, out] fp16 partials
+  // and sums them in a separate kernel (8 reads + 1 write of 2 bytes per output element).
+  const Gpu& g = *find_gpu("rtx4090");
+  const double bw = g.bandwidth_bytes_per_s * 0.75 * 0.9;  // transformers' share x the dequantising kernels' 0.9
+  json plain = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"}, {"batch", 1},
+                {"prompt_tokens", 2048}, {"output_tokens", 64}};
+  json gemm = plain;
+  gemm["engine_options"] = {{"awq_kernel", "gemm"}};
+  // Mistral 7B outputs per token: 32 layers x (q 4096 + k 1024 + v 1024 + o 4096 + gate, up 14336 + down 4096).
+  const double outputs = 32.0 * (4096 + 1024 + 1024 + 4096 + 2 * 14336 + 4096);
+  const double split_k_s = 2048 * outputs * 2 * (8 + 1) / bw;  // 2048 rows: whole 16-row tiles
+  CHECK(2048 / run(gemm, "rtx4090").prefill_tokens_per_s == Approx(2048 / run(plain, "rtx4090").prefill_tokens_per_s + split_k_s));
+  // Decode at batch 1: the 16-row tile runs 16 rows of MMAs. On a T4 (0.15 of 65 TFLOP/s) that
+  // outweighs reading the weights; with fused layers (no host term) it sets the step.
+  json t4 = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"}, {"batch", 1},
+             {"prompt_tokens", 64}, {"output_tokens", 64}, {"engine_options", {{"awq_kernel", "gemm"}, {"fused_layers", true}}}};
+  const Scenario s = parse_scenario(t4);
+  const ModelCosts c = model_costs(s);
+  const Gpu& tesla = *find_gpu("t4");
+  const double padded_s = 16 * (c.matmul_flops - c.head_flops) / (tesla.fp16_tflops * 1e12 * 0.15);
+  const double step = 1 / run(t4, "t4").decode_tokens_per_s;
+  CHECK(step > padded_s);
+  CHECK(step < padded_s * 1.03);
+  json t4_default = t4;
+  t4_default["engine_options"].erase("awq_kernel");  // the engine's own AWQ path: one row of MMAs
+  CHECK(1 / run(t4_default, "t4").decode_tokens_per_s < 0.85 * step);
+  // A GEMV checkpoint at one row stays on gemv_forward_cuda (CUDA cores): no split-K, no 16-row tile.
+  json gemv = t4;
+  gemv["engine_options"]["awq_kernel"] = "gemv";
+  const double gemv_s = (c.matmul_flops - c.head_flops) / int_to_float_flops(tesla);
+  CHECK(1 / run(gemv, "t4").decode_tokens_per_s < std::max(gemv_s, 0.9 * padded_s));
+  // Fused prompts: 32 bytes per score element per layer (fused/attn.py seqlen > 1 path), all heads.
+  json fused = plain;
+  fused["engine_options"] = {{"fused_layers", true}};
+  const double scores_s = 32.0 * 2048 * 2048 * 32 * 32 / bw;
+  CHECK(2048 / run(fused, "rtx4090").prefill_tokens_per_s == Approx(2048 / run(plain, "rtx4090").prefill_tokens_per_s + scores_s));
+  // Other engines and formats are untouched by the AutoAWQ options.
+  json vllm = gemm;
+  vllm["engine"] = "vllm";
+  json vllm_plain = plain;
+  vllm_plain["engine"] = "vllm";
+  CHECK(run(vllm, "rtx4090").prefill_tokens_per_s == Approx(run(vllm_plain, "rtx4090").prefill_tokens_per_s));
+}
+
+TEST_CASE("NCCL instead of a custom all-reduce: 43.8 us more per tensor-parallel all-reduce", "[speed][engine][tp]") {
+  // vLLM PR #2192: Llama 70B, A100-80G, TP 4, batch 64, 256 in / 256 out: 16.37 s (NCCL) vs 14.57 s
+  // (custom) over 257 passes x 80 layers x 2 all-reduces.
+  CHECK((16.37 - 14.57) / (257.0 * 80 * 2) == Approx(43.8e-6).epsilon(0.001));
+  json custom = {{"model", "llama-2-70b"}, {"engine", "lmdeploy"}, {"gpus", 4}, {"tp", 4}, {"batch", 64},
+                 {"prompt_tokens", 128}, {"output_tokens", 128}};
+  json nccl = custom;
+  nccl["engine_options"] = {{"disable_custom_all_reduce", true}};
+  // Decode: 2 all-reduces per layer, 80 layers, every step; prefill: the same 160 calls once.
+  CHECK(64 / run(nccl).decode_tokens_per_s == Approx(64 / run(custom).decode_tokens_per_s + 160 * 43.8e-6));
+  CHECK(run(nccl).time_to_first_token_s == Approx(run(custom).time_to_first_token_s + 160 * 43.8e-6));
+  // One GPU has no all-reduce to slow down.
+  json one = nccl;
+  one["gpus"] = 1;
+  one["tp"] = 1;
+  json one_custom = custom;
+  one_custom["gpus"] = 1;
+  one_custom["tp"] = 1;
+  CHECK(run(one, "h200").decode_tokens_per_s == Approx(run(one_custom, "h200").decode_tokens_per_s));
+  try {
+    parse_scenario({{"model", "llama-2-70b"}, {"engine_options", {{"disable_custom_all_reduce", 1}}}});
+    FAIL("a non-boolean disable_custom_all_reduce must be refused");
+  } catch (const InputError& err) {
+    CHECK(std::string(err.field) == "engine_options.disable_custom_all_reduce");
+  }
 }

@@ -39,8 +39,12 @@ struct EngineOptions {
   // AutoAWQ from_quantized(fuse_layers=True) under transformers: fused attention/MLP/norm modules
   // whose single-token step runs FasterTransformer's fused attention kernel (speed.cpp).
   std::optional<bool> fused_layers;
-  // AutoAWQ kernel of the checkpoint ("gemm", the default, or "gemv"): speed.cpp.
-  std::string awq_kernel = "gemm";
+  // AutoAWQ kernel of the checkpoint ("gemm" or "gemv"), run through AutoAWQ's own awq_ext kernels
+  // (split-K GEMM, 16-row tiles: speed.cpp). Unset: the engine's default AWQ path (GEMM-class).
+  std::optional<std::string> awq_kernel;
+  // vLLM's --disable-custom-all-reduce: tensor-parallel all-reduces through NCCL instead of the custom
+  // one-shot kernel (also what engines without a custom all-reduce run, e.g. TurboMind v0.1.0): speed.cpp.
+  std::optional<bool> disable_custom_all_reduce;
   // vLLM's top-p/top-k sampler path, which sets the profile run's sampler peak (engine_accounting.cpp):
   // "flashinfer" (V1 log "Using FlashInfer for top-p & top-k sampling"; the default on NVIDIA GPUs
   // since PR #40376, 2026-04: envs.py VLLM_USE_FLASHINFER_SAMPLER defaults to True), "pytorch-native"
