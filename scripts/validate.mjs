@@ -727,7 +727,10 @@ function predict(cov, est, c, byRun) {
       }
       // Closed loop in steady state: clients' requests arrive staggered, each prompt prefilled on its own
       // (a chunk among the decode steps), as under a finite rate; a burst queues FCFS behind the others.
-      const own = cov.closedLoop ? pf / b + chunkWait : pf * (b + 1) / (2 * b);
+      // A closed-loop client sends its next request as soon as its last token arrives, which is at the
+      // end of a step: the request reaches the engine just after the next step began and waits for all
+      // of it (a whole chunk), not half of one as a request arriving at a random moment does.
+      const own = cov.closedLoop ? pf / b + 2 * chunkWait : pf * (b + 1) / (2 * b);
       const n = cov.queued || b;
       // More requests than the engine admits: closed loop of n clients, B served at a time, each waits
       // (n - B) / B request lives (Little's law); a burst of n runs in n / B waves, the mean request
