@@ -49,7 +49,10 @@ async function main() {
   await writeFile(join(dist, 'index.html'), index);
   await writeFile(join(dist, 'embed.html'),
     withFirstFigure(await readFile(join(web, 'embed.html'), 'utf8'), first, staticMarkup(first, first.fits)));
-  const common = { bundle: true, format: 'esm', minify: true, target, legalComments: 'none', logLevel: 'warning' };
+  // charset utf8: the Chinese of web/i18n.js as UTF-8 (3 bytes a character) instead of \uXXXX escapes
+  // (6): app.js 40.0 -> 39.5 KB gzipped (issue 14). Module scripts are always decoded as UTF-8, and
+  // the offline page's CSP hash is of the script's UTF-8 bytes.
+  const common = { bundle: true, format: 'esm', minify: true, target, legalComments: 'none', logLevel: 'warning', charset: 'utf8' };
   await esbuild.build({
     ...common,
     entryPoints: { app: join(web, 'main.js'), embed: join(web, 'embed.js') },
