@@ -240,9 +240,13 @@ KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes) {
   return k;
 }
 
-void add_note(Launch& out, const std::string& code, std::initializer_list<JsonField> values, const std::string& text) {
+void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values, const std::string& text) {
   out.notes.push_back(text);
   out.note_details.push_back({code, "", text, json_object(values)});
+}
+
+void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename, std::string text) {
+  out.commands.push_back({tool, version, kind, filename, std::move(text)});
 }
 
 void add_note(Launch& out, const Warning& note) {

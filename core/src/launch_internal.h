@@ -63,8 +63,11 @@ void add_llamacpp(const LaunchContext& c, Launch& out);
 void add_training(const LaunchContext& c, Launch& out);
 
 // Adds a note to notes (English text) and to note_details with its code and values (docs/errors.md).
-void add_note(Launch& out, const std::string& code, std::initializer_list<JsonField> values, const std::string& text);
+void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values, const std::string& text);
 void add_note(Launch& out, const Warning& note);
+// A command or file appended out of line: the aggregate built in place made each of its string
+// members from a literal at every site (issue 14, wasm size).
+void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename, std::string text);
 
 // The KV cache an engine's memory setting leaves on each GPU, from the estimate's memory parts.
 struct KvCapacity {

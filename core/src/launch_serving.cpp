@@ -92,7 +92,7 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   const std::string q = vllm_quantization(c);
   if (!q.empty()) f.add("--quantization", q);
   f.add("--kv-cache-dtype", c.s.kv_cache == KvFormat::Fp8 ? "fp8" : "auto");
-  out.commands.push_back({"vllm", kVllmVersion, "shell", "", shell_command(cat({visible_devices(c), "vllm serve ", c.model}), f)});
+  add_command(out, "vllm", kVllmVersion, "shell", "", shell_command(cat({visible_devices(c), "vllm serve ", c.model}), f));
 
   // vLLM's budget covers everything it allocates: weights, activations, runtime, then KV blocks.
   const MemoryBreakdown& b = c.estimate.memory.breakdown;
@@ -136,7 +136,7 @@ void add_swift_vllm(const LaunchContext& c, Launch& out) {
   f.add("--vllm_max_num_seqs", c.s.batch);
   const double needed = round_up2(c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes);
   f.add("--vllm_gpu_memory_utilization", fixed2(std::min(kMaxFraction, std::max(kVllmDefaultUtilization, needed))));
-  out.commands.push_back({"ms-swift", kSwiftVersion, "shell", "", shell_command(cat({visible_devices(c), "swift deploy"}), f)});
+  add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command(cat({visible_devices(c), "swift deploy"}), f));
   const bool in_flight = c.s.weights == WeightFormat::Fp8 || sglang_quantization(c.s.weights) == "bitsandbytes";
   if (in_flight || c.s.kv_cache == KvFormat::Fp8) {
     add_note(out, "swift_no_quant_flag", {}, "swift deploy: ms-swift 3.9 documents no flag for in-flight quantization or the KV-cache dtype of the vLLM "
@@ -165,7 +165,7 @@ void add_sglang(const LaunchContext& c, Launch& out) {
     add_note(out, "sglang_nodes", {{"nodes", c.plan.instances}}, cat({"SGLang: run the command on each of the ", c.plan.instances,
                         " nodes with NODE_RANK set to 0, 1, ... and MASTER_ADDR to node 0's address"}));
   }
-  out.commands.push_back({"sglang", kSglangVersion, "shell", "", shell_command(cat({visible_devices(c), "python -m sglang.launch_server"}), f)});
+  add_command(out, "sglang", kSglangVersion, "shell", "", shell_command(cat({visible_devices(c), "python -m sglang.launch_server"}), f));
   const bool has_format = c.s.kv_cache != KvFormat::Int8 && c.s.kv_cache != KvFormat::Int4;
   const KvCapacity k = scaled_capacity(c, fraction * c.gpu->memory_bytes - b.weights, kv_scale(c, has_format));
   const std::string setting = cat({"--mem-fraction-static ", fixed2(fraction)});
@@ -192,7 +192,7 @@ void add_swift_pt(const LaunchContext& c, Launch& out) {
   const int64_t replica = c.plan.tp * c.plan.pp;
   std::string env = replica_devices(c);
   if (env.empty() && replica > 1) env = devices_env(replica);
-  out.commands.push_back({"ms-swift", kSwiftVersion, "shell", "", shell_command(cat({env, "swift deploy"}), f)});
+  add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command(cat({env, "swift deploy"}), f));
   if (c.node_dp() > 1) {
     add_note(out, "transformers_replicas", {{"replicas", c.node_dp()}}, cat({"transformers serves one replica per process: run ", c.node_dp(), " swift deploy processes, each "
                         "with its own CUDA_VISIBLE_DEVICES and --port, behind a load balancer"}));

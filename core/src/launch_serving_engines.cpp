@@ -82,8 +82,8 @@ void add_lmdeploy(const LaunchContext& c, Launch& out) {
   if (!pre_quantized(c.s.weights) && c.s.weights != WeightFormat::Fp8 && c.s.weights != WeightFormat::Fp32) {
     f.add("--dtype", serving_dtype(c));
   }
-  out.commands.push_back({"lmdeploy", kLmdeployVersion, "shell", "",
-                          shell_command(cat({replica_devices(c), "lmdeploy serve api_server ", c.model}), f)});
+  add_command(out, "lmdeploy", kLmdeployVersion, "shell", "",
+                          shell_command(cat({replica_devices(c), "lmdeploy serve api_server ", c.model}), f));
   const KvCapacity k = scaled_capacity(c, share * free_bytes, scale);
   const std::string setting = cat({"--cache-max-entry-count ", fixed2(share)});
   add_note(out, kv_capacity_note(c, "LMDeploy", setting, k));
@@ -115,9 +115,9 @@ void add_trtllm(const LaunchContext& c, Launch& out) {
       .add("--kv_cache_free_gpu_memory_fraction", fixed2(share));
   if (c.s.kv_cache == KvFormat::Fp8) {
     f.add("--extra_llm_api_options", kTrtllmExtraFile);
-    out.commands.push_back({"tensorrt-llm", kTrtllmVersion, "yaml", kTrtllmExtraFile, "kv_cache_config:\n  dtype: fp8\n"});
+    add_command(out, "tensorrt-llm", kTrtllmVersion, "yaml", kTrtllmExtraFile, "kv_cache_config:\n  dtype: fp8\n");
   }
-  out.commands.push_back({"tensorrt-llm", kTrtllmVersion, "shell", "", shell_command(cat({replica_devices(c), "trtllm-serve ", c.model}), f)});
+  add_command(out, "tensorrt-llm", kTrtllmVersion, "shell", "", shell_command(cat({replica_devices(c), "trtllm-serve ", c.model}), f));
   const KvCapacity k = scaled_capacity(c, share * std::max(0.0, free_bytes), scale);
   const std::string setting = cat({"--kv_cache_free_gpu_memory_fraction ", fixed2(share)});
   add_note(out, kv_capacity_note(c, "TensorRT-LLM", setting, k));
@@ -160,7 +160,7 @@ void add_llamacpp(const LaunchContext& c, Launch& out) {
       .add("-fa", flash ? "on" : "off")
       .add("--cache-type-k", cache)
       .add("--cache-type-v", cache);
-  out.commands.push_back({"llama.cpp", kLlamaCppVersion, "shell", "", shell_command(cat({replica_devices(c), "llama-server"}), f)});
+  add_command(out, "llama.cpp", kLlamaCppVersion, "shell", "", shell_command(cat({replica_devices(c), "llama-server"}), f));
   add_note(out, "llamacpp_context", {{"context", c.s.seq_len * c.s.batch}, {"slots", c.s.batch}, {"seq_len", c.s.seq_len}, {"kv_bytes", c.estimate.memory.breakdown.kv_cache}}, cat({"llama-server: -c ", c.s.seq_len * c.s.batch, " is the whole context, split over -np ",
                       c.s.batch, " slots of ", c.s.seq_len, " tokens; its KV cache is ",
                       gib_text(c.estimate.memory.breakdown.kv_cache), " on the busiest GPU by the estimate"}));

@@ -124,7 +124,7 @@ void add_swift_sft(const LaunchContext& c, Launch& out) {
   f.add("--output_dir", "output");
   const std::string head = cat({node_env(c), "NPROC_PER_NODE=", c.nproc_per_node, " \\\nswift ",
                            c.s.task == Task::Pretrain ? "pt" : "sft"});
-  out.commands.push_back({"ms-swift", kSwiftVersion, "shell", "", shell_command(head, f)});
+  add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command(head, f));
 }
 
 std::string llamafactory_yaml(const LaunchContext& c) {
@@ -149,9 +149,9 @@ std::string llamafactory_yaml(const LaunchContext& c) {
 }
 
 void add_llamafactory(const LaunchContext& c, Launch& out) {
-  out.commands.push_back({"llama-factory", kLlamaFactoryVersion, "yaml", kLlamaFactoryYaml, llamafactory_yaml(c)});
-  out.commands.push_back({"llama-factory", kLlamaFactoryVersion, "shell", "",
-                          cat({node_env(c), "FORCE_TORCHRUN=1 llamafactory-cli train ", kLlamaFactoryYaml, "\n"})});
+  add_command(out, "llama-factory", kLlamaFactoryVersion, "yaml", kLlamaFactoryYaml, llamafactory_yaml(c));
+  add_command(out, "llama-factory", kLlamaFactoryVersion, "shell", "",
+                          cat({node_env(c), "FORCE_TORCHRUN=1 llamafactory-cli train ", kLlamaFactoryYaml, "\n"}));
 }
 
 // The generic launchers, for a Hugging Face Trainer script of one's own (train.py).
@@ -166,8 +166,8 @@ void add_launchers(const LaunchContext& c, Launch& out) {
     d.add("--num_gpus", c.nproc_per_node);
   }
   for (Flags* flags : {&t, &d}) flags->add("train.py").add("--deepspeed", kDsConfig);
-  out.commands.push_back({"torchrun", kTorchrunVersion, "shell", "", shell_command("torchrun", t)});
-  out.commands.push_back({"deepspeed", kDeepspeedVersion, "shell", "", shell_command("deepspeed", d)});
+  add_command(out, "torchrun", kTorchrunVersion, "shell", "", shell_command("torchrun", t));
+  add_command(out, "deepspeed", kDeepspeedVersion, "shell", "", shell_command("deepspeed", d));
 }
 
 void add_training_notes(const LaunchContext& c, Launch& out) {
@@ -195,7 +195,7 @@ void add_training_notes(const LaunchContext& c, Launch& out) {
 void add_training(const LaunchContext& c, Launch& out) {
   add_swift_sft(c, out);
   add_llamafactory(c, out);
-  out.commands.push_back({"deepspeed", kDeepspeedVersion, "json", kDsConfig, ds_config_text(c)});
+  add_command(out, "deepspeed", kDeepspeedVersion, "json", kDsConfig, ds_config_text(c));
   add_launchers(c, out);
   add_training_notes(c, out);
 }
