@@ -47,8 +47,8 @@ LaunchPlan catalog_plan(const Scenario& s, const std::string& instance) {
   for (const Plan& p : rank_plans(s)) {
     if (p.instance->instance == instance) return plan_of(p);
   }
-  throw_input_error("plan.instance", "no plan for instance type \"" + instance +
-                                        "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand",
+  throw_input_error("plan.instance", cat({"no plan for instance type \"", instance,
+                                        "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand"}),
                    "no_plan_for_instance", {{"instance", instance}});
 }
 
@@ -72,9 +72,9 @@ LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
       note->code = "cheapest_not_launchable";
       note->values = json_object({{"instance", top.instance->instance}, {"gpus", top.gpus}, {"tp", top.tp}, {"pp", top.pp},
                       {"instances", top.instances}, {"reason", blocker}, {"why", why}});
-      note->message = "the cheapest plan, " + top.instance->instance + " (" + std::to_string(top.gpus) + " GPUs, tp " + std::to_string(top.tp) +
-              ", pp " + std::to_string(top.pp) + ", " + std::to_string(top.instances) + " instances), cannot be launched: " +
-              blocker + "; these commands are for the cheapest plan that can";
+      note->message = cat({"the cheapest plan, ", top.instance->instance, " (", top.gpus, " GPUs, tp ", top.tp,
+              ", pp ", top.pp, ", ", top.instances, " instances), cannot be launched: ",
+              blocker, "; these commands are for the cheapest plan that can"});
     }
     return candidate;
   }
@@ -85,7 +85,7 @@ LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
   JsonReader r(j, "plan");
   const std::optional<std::string> gpu = r.string("gpu");
   if (!gpu) throw_input_error("plan.gpu", "is required (a catalog GPU id) unless plan.instance is given", "plan_gpu_required");
-  if (!find_gpu(*gpu)) throw_input_error("plan.gpu", "unknown GPU id \"" + *gpu + "\"", "unknown_gpu", {{"id", *gpu}});
+  if (!find_gpu(*gpu)) throw_input_error("plan.gpu", cat({"unknown GPU id \"", *gpu, "\""}), "unknown_gpu", {{"id", *gpu}});
   LaunchPlan p;
   p.gpu = *gpu;
   p.source = "explicit";
@@ -148,19 +148,19 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
   out.warnings = c.estimate.warnings;
   const bool wants_bf16 = c.s.weights != WeightFormat::Fp16 && c.s.weights != WeightFormat::Fp32;
   if (!c.gpu->supports_bf16 && wants_bf16) {
-    out.warnings.push_back({"launch_fp16", "gpu", c.gpu->name + " has no bf16: the commands use float16 (serving --dtype float16; "
-                            "training fp16 mixed precision with dynamic loss scaling, which can overflow where bf16 would not)", json_object({{"gpu", c.gpu->name}})});
+    out.warnings.push_back({"launch_fp16", "gpu", cat({c.gpu->name, " has no bf16: the commands use float16 (serving --dtype float16; "
+                            "training fp16 mixed precision with dynamic loss scaling, which can overflow where bf16 would not)"}), json_object({{"gpu", c.gpu->name}})});
   }
   if (c.estimate.gpu && !c.estimate.gpu->fits) {
-    const std::string text = "the estimate needs " + fixed(c.estimate.memory.per_gpu_bytes / 1073741824.0, 1) +
-                             " GiB per GPU, more than the " + fixed(c.gpu->memory_bytes / 1073741824.0, 1) +
-                             " GiB of " + c.gpu->id + ": the commands will run out of memory";
+    const std::string text = cat({"the estimate needs ", fixed(c.estimate.memory.per_gpu_bytes / 1073741824.0, 1),
+                             " GiB per GPU, more than the ", fixed(c.gpu->memory_bytes / 1073741824.0, 1),
+                             " GiB of ", c.gpu->id, ": the commands will run out of memory"});
     out.warnings.push_back({"launch_does_not_fit", "plan", text,
                             json_object({{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes}, {"memory_bytes", c.gpu->memory_bytes}, {"gpu", c.gpu->name}})});
   }
 }
 
-std::string engine_name(const LaunchContext& c) { return std::string("engine ") + to_string(c.s.engine); }
+std::string engine_name(const LaunchContext& c) { return cat({"engine ", to_string(c.s.engine)}); }
 
 // Weight formats and vendors the serving engines cannot load at all (their docs, launch_serving*.cpp).
 std::string engine_format_reason(const LaunchContext& c) {
@@ -169,16 +169,16 @@ std::string engine_format_reason(const LaunchContext& c) {
   switch (c.s.engine) {
     case Engine::LlamaCpp:
       if (is_gguf(w) || w == WeightFormat::Bf16 || w == WeightFormat::Fp16 || w == WeightFormat::Fp32) return "";
-      return std::string("llama.cpp loads GGUF files: ") + to_string(w) + " checkpoints cannot be loaded (use a GGUF k-quant)";
+      return cat({"llama.cpp loads GGUF files: ", to_string(w), " checkpoints cannot be loaded (use a GGUF k-quant)"});
     case Engine::Lmdeploy:
       if (c.gpu->vendor != "nvidia") return "LMDeploy's TurboMind runs on NVIDIA GPUs only";
       if (bnb || w == WeightFormat::Int8 || w == WeightFormat::GptqInt8) {
-        return std::string("LMDeploy's TurboMind (0.10.2) loads 16-bit, fp8 and 4-bit AWQ/GPTQ checkpoints, not ") + to_string(w);
+        return cat({"LMDeploy's TurboMind (0.10.2) loads 16-bit, fp8 and 4-bit AWQ/GPTQ checkpoints, not ", to_string(w)});
       }
       return "";
     case Engine::TensorrtLlm:
       if (c.gpu->vendor != "nvidia") return "TensorRT-LLM runs on NVIDIA GPUs only";
-      if (bnb) return std::string("TensorRT-LLM has no bitsandbytes ") + to_string(w) + " weights";
+      if (bnb) return cat({"TensorRT-LLM has no bitsandbytes ", to_string(w), " weights"});
       return "";
     default: return "";
   }
@@ -197,27 +197,27 @@ std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
   }
   if (p.gpus % p.instances != 0) {
     d["code"] = "uneven_nodes";
-    return std::to_string(p.gpus) + " GPUs do not split evenly over " + std::to_string(p.instances) +
-           " nodes: every node of a torchrun/DeepSpeed/Ray job runs the same number of processes";
+    return cat({p.gpus, " GPUs do not split evenly over ", p.instances,
+           " nodes: every node of a torchrun/DeepSpeed/Ray job runs the same number of processes"});
   }
   if (p.tp > 1 && !c.caps.tensor_parallel) {
     d["code"] = "no_tp";
-    return engine_name(c) + " does not do tensor parallelism: tp " + std::to_string(p.tp) + " cannot be launched with it";
+    return cat({engine_name(c), " does not do tensor parallelism: tp ", p.tp, " cannot be launched with it"});
   }
   if (p.pp > 1 && !c.caps.pipeline_parallel) {
     d["code"] = "no_pp";
-    return engine_name(c) + " does not do pipeline parallelism: pp " + std::to_string(p.pp) + " cannot be launched with it";
+    return cat({engine_name(c), " does not do pipeline parallelism: pp ", p.pp, " cannot be launched with it"});
   }
   // Independent servers on separate instances need no multi-node support; one replica over several does.
   const bool spans = is_training(c.s.task) ? c.multi_node() : c.spans_nodes();
   if (spans && !c.caps.multi_node) {
     d["code"] = "single_machine";
-    return engine_name(c) + " runs one model instance on one machine: a plan over " + std::to_string(p.instances) +
-           " nodes cannot be launched with it";
+    return cat({engine_name(c), " runs one model instance on one machine: a plan over ", p.instances,
+           " nodes cannot be launched with it"});
   }
   if (is_training(c.s.task) && p.zero > 0 && !c.caps.zero) {
     d["code"] = "no_zero";
-    return engine_name(c) + " does not shard model states: ZeRO-" + std::to_string(p.zero) + " cannot be launched with it";
+    return cat({engine_name(c), " does not shard model states: ZeRO-", p.zero, " cannot be launched with it"});
   }
   if (!is_training(c.s.task) && !engine_format_reason(c).empty()) {
     d["code"] = "engine_format";
@@ -240,9 +240,13 @@ KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes) {
   return k;
 }
 
-void add_note(Launch& out, const std::string& code, std::initializer_list<JsonField> values, const std::string& text) {
+void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values, const std::string& text) {
   out.notes.push_back(text);
   out.note_details.push_back({code, "", text, json_object(values)});
+}
+
+void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename, std::string text) {
+  out.commands.push_back({tool, version, kind, filename, std::move(text)});
 }
 
 void add_note(Launch& out, const Warning& note) {
@@ -251,11 +255,11 @@ void add_note(Launch& out, const Warning& note) {
 }
 
 Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k) {
-  std::string text = engine + ": " + setting + " leaves " + gib_text(k.budget_bytes) + " of KV cache on each GPU, " +
-                     std::to_string(k.sequences) + " concurrent sequences of " + std::to_string(c.s.seq_len) + " tokens";
-  if (c.dp() > 1) text += " per replica (" + std::to_string(k.sequences * c.dp()) + " over " + std::to_string(c.dp()) + " replicas)";
-  text += "; the scenario asks for " + std::to_string(c.s.batch) + " (the estimate: " + gib_text(k.per_sequence_bytes) +
-          " of KV cache per sequence on each GPU)";
+  std::string text = cat({engine, ": ", setting, " leaves ", gib_text(k.budget_bytes), " of KV cache on each GPU, ",
+                     k.sequences, " concurrent sequences of ", c.s.seq_len, " tokens"});
+  if (c.dp() > 1) text += cat({" per replica (", k.sequences * c.dp(), " over ", c.dp(), " replicas)"});
+  text += cat({"; the scenario asks for ", c.s.batch, " (the estimate: ", gib_text(k.per_sequence_bytes),
+          " of KV cache per sequence on each GPU)"});
   return {"kv_capacity", "", text,
           json_object({{"engine", engine}, {"setting", setting}, {"budget_bytes", k.budget_bytes}, {"sequences", k.sequences},
            {"seq_len", c.s.seq_len}, {"replicas", c.dp()}, {"batch", c.s.batch}, {"per_sequence_bytes", k.per_sequence_bytes}})};
@@ -263,38 +267,63 @@ Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, cons
 
 void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out) {
   if (k.per_sequence_bytes <= 0 || k.sequences >= c.s.batch) return;
-  out.warnings.push_back({"launch_kv_short", "batch", setting + " leaves KV cache for " + std::to_string(k.sequences) +
-                          " sequences of " + std::to_string(c.s.seq_len) + " tokens, fewer than the batch of " +
-                          std::to_string(c.s.batch) + ": the engine will queue the rest (or refuse to start below one)",
+  out.warnings.push_back({"launch_kv_short", "batch", cat({setting, " leaves KV cache for ", k.sequences,
+                          " sequences of ", c.s.seq_len, " tokens, fewer than the batch of ",
+                          c.s.batch, ": the engine will queue the rest (or refuse to start below one)"}),
                           json_object({{"setting", setting}, {"sequences", k.sequences}, {"seq_len", c.s.seq_len}, {"batch", c.s.batch}})});
 }
 
-std::string shell_command(const std::string& head, const std::vector<Flag>& flags) {
-  std::string out = head;
-  for (const Flag& f : flags) {
-    out += " \\\n  ";
-    out += f.first;
-    if (!f.second.empty()) out += " " + f.second;
+void Piece::append_to(std::string& out) const {
+  if (n_ == kInteger) {
+    out += std::to_string(i_);
+  } else if (n_ == kLiteral) {
+    out += p_;
+  } else {
+    out.append(p_, n_);
   }
-  return out + "\n";
 }
+
+std::string cat(std::initializer_list<Piece> pieces) {
+  std::string out;
+  for (const Piece& p : pieces) p.append_to(out);
+  return out;
+}
+
+Flags& Flags::add(const char* name, Piece value) {
+  text_ += " \\\n  ";
+  text_ += name;
+  std::string v;
+  value.append_to(v);
+  if (!v.empty()) {
+    text_ += ' ';
+    text_ += v;
+  }
+  return *this;
+}
+
+std::string shell_command(const std::string& head, const Flags& flags) { return cat({head, flags.text(), "\n"}); }
 
 std::string fixed2(double value) { return fixed(value, 2); }
 
 std::string gib_text(double bytes) { return fixed(bytes / 1073741824.0, 1) + " GiB"; }
 
+std::string devices_env(int64_t n) {
+  std::string env = "CUDA_VISIBLE_DEVICES=";
+  for (int64_t i = 0; i < n; ++i) {
+    if (i) env += ',';
+    env += std::to_string(i);
+  }
+  return env + " ";
+}
+
 std::string replica_devices(const LaunchContext& c) {
   if (c.node_dp() <= 1) return visible_devices(c);
-  std::string env = "CUDA_VISIBLE_DEVICES=";
-  for (int64_t i = 0; i < c.plan.tp * c.plan.pp; ++i) env += (i ? "," : "") + std::to_string(i);
-  return env + " ";
+  return devices_env(c.plan.tp * c.plan.pp);
 }
 
 std::string visible_devices(const LaunchContext& c) {
   if (c.nproc_per_node >= c.plan.gpus_per_instance) return "";
-  std::string env = "CUDA_VISIBLE_DEVICES=";
-  for (int64_t i = 0; i < c.nproc_per_node; ++i) env += (i ? "," : "") + std::to_string(i);
-  return env + " ";
+  return devices_env(c.nproc_per_node);
 }
 
 std::string dtype_name(const LaunchContext& c) { return c.fp16 ? "float16" : "bfloat16"; }
@@ -311,13 +340,13 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
     // No command rather than a wrong one: the plan itself cannot run as laid out.
     const bool training_parallel = is_training(c.s.task) && (plan.tp > 1 || plan.pp > 1);
     if (training_parallel) {
-      out.warnings.push_back({"launch_parallelism_unsupported", "plan", "ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO train data-parallel "
-                              "only: tp " + std::to_string(plan.tp) + " and pp " + std::to_string(plan.pp) + " cannot be expressed, and "
-                              "DeepSpeed checks train_batch_size against all " + std::to_string(plan.gpus) + " GPUs; use Megatron-SWIFT "
-                              "(megatron sft) for tensor/pipeline-parallel training. No command is generated for this plan",
+      out.warnings.push_back({"launch_parallelism_unsupported", "plan", cat({"ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO train data-parallel "
+                              "only: tp ", plan.tp, " and pp ", plan.pp, " cannot be expressed, and "
+                              "DeepSpeed checks train_batch_size against all ", plan.gpus, " GPUs; use Megatron-SWIFT "
+                              "(megatron sft) for tensor/pipeline-parallel training. No command is generated for this plan"}),
                               json_object({{"tp", plan.tp}, {"pp", plan.pp}, {"gpus", plan.gpus}})});
     } else {
-      out.warnings.push_back({"launch_plan_invalid", "plan", blocker + ". No command is generated for this plan", json_object({{"reason", blocker}, {"why", why}})});
+      out.warnings.push_back({"launch_plan_invalid", "plan", cat({blocker, ". No command is generated for this plan"}), json_object({{"reason", blocker}, {"why", why}})});
     }
     return out;
   }
@@ -329,8 +358,8 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
   if (c.s.model.hf_repo.empty()) add_note(out, "path_model", {}, "/path/to/model stands for the model's checkpoint (an imported model has no Hugging Face id)");
   if (plan.source == "scenario" && plan.instances > 1) {
     add_note(out, "nodes_assumed", {{"gpus", plan.gpus}, {"instances", plan.instances}, {"per_instance", plan.gpus_per_instance}},
-             "the " + std::to_string(plan.gpus) + " GPUs are assumed to be " + std::to_string(plan.instances) +
-                        " nodes of " + std::to_string(plan.gpus_per_instance) + "; give plan.gpus_per_instance to change it");
+             cat({"the ", plan.gpus, " GPUs are assumed to be ", plan.instances,
+                        " nodes of ", plan.gpus_per_instance, "; give plan.gpus_per_instance to change it"}));
   }
   return out;
 }

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -61,8 +63,11 @@ void add_llamacpp(const LaunchContext& c, Launch& out);
 void add_training(const LaunchContext& c, Launch& out);
 
 // Adds a note to notes (English text) and to note_details with its code and values (docs/errors.md).
-void add_note(Launch& out, const std::string& code, std::initializer_list<JsonField> values, const std::string& text);
+void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values, const std::string& text);
 void add_note(Launch& out, const Warning& note);
+// A command or file appended out of line: the aggregate built in place made each of its string
+// members from a literal at every site (issue 14, wasm size).
+void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename, std::string text);
 
 // The KV cache an engine's memory setting leaves on each GPU, from the estimate's memory parts.
 struct KvCapacity {
@@ -89,11 +94,40 @@ KvCapacity scaled_capacity(const LaunchContext& c, double budget_bytes, double s
 // the table (launch_checkpoints.cpp) has none.
 std::string quantized_checkpoint(const std::string& preset_id, WeightFormat f);
 
-// One "--flag value" of a command line; an empty value writes the flag alone.
-using Flag = std::pair<const char*, std::string>;  // the name is always a literal: one string less per flag (wasm size)
+// One piece of a note, warning or command text: a literal, a string, or an integer (written as
+// std::to_string writes it). cat() joins them out of line: the std::string operator+ chains it
+// replaces inlined a temporary and its cleanup per `+` at ~110 sites (issue 14, wasm size).
+class Piece {
+ public:
+  Piece(const char* s) : p_(s), n_(kLiteral) {}
+  Piece(const std::string& s) : p_(s.data()), n_(s.size()) {}
+  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>, int> = 0>
+  Piece(T v) : n_(kInteger), i_(static_cast<int64_t>(v)) {}
+  void append_to(std::string& out) const;
 
-// `head` (environment assignments and the program) and one flag per continued line.
-std::string shell_command(const std::string& head, const std::vector<Flag>& flags);
+ private:
+  static constexpr size_t kLiteral = static_cast<size_t>(-1);
+  static constexpr size_t kInteger = static_cast<size_t>(-2);
+  const char* p_ = nullptr;
+  size_t n_;
+  int64_t i_ = 0;
+};
+std::string cat(std::initializer_list<Piece> pieces);
+
+// The flags of one command line, each "--flag value" on a continued line; an empty value writes the
+// flag alone. add() is out of line: a vector of (name, string) pairs built from an initializer list
+// inlined a string copy and its cleanup per flag (issue 14, wasm size).
+class Flags {
+ public:
+  Flags& add(const char* name, Piece value = "");
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+// `head` (environment assignments and the program) and its flags, one per continued line.
+std::string shell_command(const std::string& head, const Flags& flags);
 // The multi-node placeholders every node fills in: "$NODE_RANK", "$MASTER_ADDR".
 extern const char* const kNodeRank;
 extern const char* const kMasterAddr;
@@ -102,6 +136,8 @@ extern const char* const kMasterPort;
 std::string fixed2(double value);  // "0.87": two decimals, for memory fractions
 std::string gib_text(double bytes);  // "12.3 GiB"
 std::string dtype_name(const LaunchContext& c);  // "bfloat16" or "float16"
+// "CUDA_VISIBLE_DEVICES=0,1,...,n-1 " (with the trailing space).
+std::string devices_env(int64_t n);
 // CUDA_VISIBLE_DEVICES=0,1 prefix when the plan uses fewer GPUs than its instance has, else "".
 std::string visible_devices(const LaunchContext& c);
 // The first replica's GPUs (tp x pp of them) when the plan holds several replicas, else visible_devices.

@@ -46,10 +46,9 @@ std::string hf_optim(Optimizer o) {
 
 // Module names of Llama/Qwen-style checkpoints; ms-swift separates them by spaces, LLaMA-Factory by commas.
 std::string lora_modules(LoraTargets t, const char* sep) {
-  const std::string s = sep;
   switch (t) {
-    case LoraTargets::Attention: return "q_proj" + s + "k_proj" + s + "v_proj" + s + "o_proj";
-    case LoraTargets::Qv: return "q_proj" + s + "v_proj";
+    case LoraTargets::Attention: return cat({"q_proj", sep, "k_proj", sep, "v_proj", sep, "o_proj"});
+    case LoraTargets::Qv: return cat({"q_proj", sep, "v_proj"});
     default: return "";
   }
 }
@@ -84,7 +83,7 @@ std::string ds_config_text(const LaunchContext& c) {
 // ms-swift's built-in configs when one matches the plan exactly; else the generated file.
 std::string swift_deepspeed(const LaunchContext& c) {
   const bool opt = c.s.training.offload_optimizer, par = c.s.training.offload_params;
-  if (!opt && !par) return "zero" + std::to_string(c.plan.zero);
+  if (!opt && !par) return cat({"zero", c.plan.zero});
   if (c.plan.zero == 2 && opt && !par) return "zero2_offload";
   if (c.plan.zero == 3 && opt && par) return "zero3_offload";
   return kDsConfig;
@@ -94,100 +93,100 @@ std::string swift_deepspeed(const LaunchContext& c) {
 std::string node_env(const LaunchContext& c) {
   std::string env = visible_devices(c);
   if (c.multi_node()) {
-    env += "NNODES=" + std::to_string(c.plan.instances) + " NODE_RANK=" + kNodeRank + " MASTER_ADDR=" + kMasterAddr +
-           " MASTER_PORT=" + kMasterPort + " ";
+    env += cat({"NNODES=", c.plan.instances, " NODE_RANK=", kNodeRank, " MASTER_ADDR=", kMasterAddr,
+           " MASTER_PORT=", kMasterPort, " "});
   }
   return env;
 }
 
 void add_swift_sft(const LaunchContext& c, Launch& out) {
-  std::vector<Flag> f = {{"--model", c.model}, {"--train_type", lora(c) ? "lora" : "full"}, {"--torch_dtype", dtype_name(c)}};
+  Flags f;
+  f.add("--model", c.model).add("--train_type", lora(c) ? "lora" : "full").add("--torch_dtype", dtype_name(c));
   if (bnb_4bit(c)) {
-    f.push_back({"--quant_method", "bnb"});
-    f.push_back({"--quant_bits", "4"});
+    f.add("--quant_method", "bnb");
+    f.add("--quant_bits", "4");
     // QLoRA under ZeRO-3 shards the 4-bit weights only when they are stored in the compute dtype.
-    if (c.plan.zero == 3) f.push_back({"--bnb_4bit_quant_storage", dtype_name(c)});
+    if (c.plan.zero == 3) f.add("--bnb_4bit_quant_storage", dtype_name(c));
   }
   if (lora(c)) {
-    f.push_back({"--lora_rank", std::to_string(c.s.training.lora_rank)});
+    f.add("--lora_rank", c.s.training.lora_rank);
     const std::string modules = lora_modules(c.s.training.lora_targets, " ");
-    f.push_back({"--target_modules", modules.empty() ? "all-linear" : modules});
+    f.add("--target_modules", modules.empty() ? "all-linear" : modules);
   }
-  if (c.plan.zero > 0) f.push_back({"--deepspeed", swift_deepspeed(c)});
-  f.push_back({"--max_length", std::to_string(c.s.seq_len)});
-  f.push_back({"--per_device_train_batch_size", std::to_string(c.s.batch)});
-  f.push_back({"--gradient_accumulation_steps", std::to_string(c.s.training.grad_accum)});
-  f.push_back({"--gradient_checkpointing", c.s.training.grad_checkpointing == Checkpointing::None ? "false" : "true"});
-  if (!hf_optim(c.s.training.optimizer).empty()) f.push_back({"--optim", hf_optim(c.s.training.optimizer)});
-  f.push_back({"--max_grad_norm", "1.0"});
-  f.push_back({"--dataset", "/path/to/train.jsonl"});
-  f.push_back({"--output_dir", "output"});
-  const std::string head = node_env(c) + "NPROC_PER_NODE=" + std::to_string(c.nproc_per_node) + " \\\nswift " +
-                           (c.s.task == Task::Pretrain ? "pt" : "sft");
-  out.commands.push_back({"ms-swift", kSwiftVersion, "shell", "", shell_command(head, f)});
+  if (c.plan.zero > 0) f.add("--deepspeed", swift_deepspeed(c));
+  f.add("--max_length", c.s.seq_len);
+  f.add("--per_device_train_batch_size", c.s.batch);
+  f.add("--gradient_accumulation_steps", c.s.training.grad_accum);
+  f.add("--gradient_checkpointing", c.s.training.grad_checkpointing == Checkpointing::None ? "false" : "true");
+  if (!hf_optim(c.s.training.optimizer).empty()) f.add("--optim", hf_optim(c.s.training.optimizer));
+  f.add("--max_grad_norm", "1.0");
+  f.add("--dataset", "/path/to/train.jsonl");
+  f.add("--output_dir", "output");
+  const std::string head = cat({node_env(c), "NPROC_PER_NODE=", c.nproc_per_node, " \\\nswift ",
+                           c.s.task == Task::Pretrain ? "pt" : "sft"});
+  add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command(head, f));
 }
 
 std::string llamafactory_yaml(const LaunchContext& c) {
-  std::string y = "### model\nmodel_name_or_path: " + c.model + "\n";
+  std::string y = cat({"### model\nmodel_name_or_path: ", c.model, "\n"});
   if (bnb_4bit(c)) y += "quantization_bit: 4\nquantization_method: bitsandbytes\n";
-  y += "\n### method\nstage: " + std::string(c.s.task == Task::Pretrain ? "pt" : "sft") + "\ndo_train: true\n";
-  y += "finetuning_type: " + std::string(lora(c) ? "lora" : "full") + "\n";
+  y += cat({"\n### method\nstage: ", c.s.task == Task::Pretrain ? "pt" : "sft", "\ndo_train: true\n",
+            "finetuning_type: ", lora(c) ? "lora" : "full", "\n"});
   if (lora(c)) {
     const std::string modules = lora_modules(c.s.training.lora_targets, ",");
-    y += "lora_rank: " + std::to_string(c.s.training.lora_rank) + "\nlora_target: " + (modules.empty() ? "all" : modules) + "\n";
+    y += cat({"lora_rank: ", c.s.training.lora_rank, "\nlora_target: ", modules.empty() ? "all" : modules.c_str(), "\n"});
   }
-  if (c.plan.zero > 0) y += "deepspeed: " + std::string(kDsConfig) + "\n";
-  y += "\n### dataset\ndataset: my_dataset\ntemplate: default\ncutoff_len: " + std::to_string(c.s.seq_len) + "\n";
-  y += "\n### output\noutput_dir: saves/run\n";
-  y += "\n### train\nper_device_train_batch_size: " + std::to_string(c.s.batch) +
-       "\ngradient_accumulation_steps: " + std::to_string(c.s.training.grad_accum) + "\n";
-  if (!hf_optim(c.s.training.optimizer).empty()) y += "optim: " + hf_optim(c.s.training.optimizer) + "\n";
-  y += "max_grad_norm: 1.0\n" + std::string(c.fp16 ? "fp16" : "bf16") + ": true\n";
-  y += "disable_gradient_checkpointing: " + std::string(c.s.training.grad_checkpointing == Checkpointing::None ? "true" : "false") + "\n";
+  if (c.plan.zero > 0) y += cat({"deepspeed: ", kDsConfig, "\n"});
+  y += cat({"\n### dataset\ndataset: my_dataset\ntemplate: default\ncutoff_len: ", c.s.seq_len, "\n",
+            "\n### output\noutput_dir: saves/run\n",
+            "\n### train\nper_device_train_batch_size: ", c.s.batch,
+            "\ngradient_accumulation_steps: ", c.s.training.grad_accum, "\n"});
+  const std::string optim = hf_optim(c.s.training.optimizer);
+  if (!optim.empty()) y += cat({"optim: ", optim, "\n"});
+  y += cat({"max_grad_norm: 1.0\n", c.fp16 ? "fp16" : "bf16", ": true\n",
+            "disable_gradient_checkpointing: ", c.s.training.grad_checkpointing == Checkpointing::None ? "true" : "false", "\n"});
   return y;
 }
 
 void add_llamafactory(const LaunchContext& c, Launch& out) {
-  out.commands.push_back({"llama-factory", kLlamaFactoryVersion, "yaml", kLlamaFactoryYaml, llamafactory_yaml(c)});
-  const std::string head = node_env(c) + "FORCE_TORCHRUN=1 llamafactory-cli train " + kLlamaFactoryYaml;
-  out.commands.push_back({"llama-factory", kLlamaFactoryVersion, "shell", "", head + "\n"});
+  add_command(out, "llama-factory", kLlamaFactoryVersion, "yaml", kLlamaFactoryYaml, llamafactory_yaml(c));
+  add_command(out, "llama-factory", kLlamaFactoryVersion, "shell", "",
+                          cat({node_env(c), "FORCE_TORCHRUN=1 llamafactory-cli train ", kLlamaFactoryYaml, "\n"}));
 }
 
 // The generic launchers, for a Hugging Face Trainer script of one's own (train.py).
 void add_launchers(const LaunchContext& c, Launch& out) {
-  const std::vector<Flag> script = {{"train.py", ""}, {"--deepspeed", kDsConfig}};
-  std::vector<Flag> t = {{"--nnodes", std::to_string(c.plan.instances)}, {"--nproc_per_node", std::to_string(c.nproc_per_node)}};
-  std::vector<Flag> d;
+  Flags t, d;
+  t.add("--nnodes", c.plan.instances).add("--nproc_per_node", c.nproc_per_node);
   if (c.multi_node()) {
-    t.insert(t.end(), {{"--node_rank", kNodeRank}, {"--master_addr", kMasterAddr}, {"--master_port", kMasterPort}});
-    d = {{"--hostfile", "hostfile"}, {"--num_nodes", std::to_string(c.plan.instances)}, {"--num_gpus", std::to_string(c.nproc_per_node)},
-         {"--node_rank", kNodeRank}, {"--master_addr", kMasterAddr}, {"--master_port", kMasterPort}, {"--no_ssh", ""}};
+    t.add("--node_rank", kNodeRank).add("--master_addr", kMasterAddr).add("--master_port", kMasterPort);
+    d.add("--hostfile", "hostfile").add("--num_nodes", c.plan.instances).add("--num_gpus", c.nproc_per_node)
+        .add("--node_rank", kNodeRank).add("--master_addr", kMasterAddr).add("--master_port", kMasterPort).add("--no_ssh");
   } else {
-    d = {{"--num_gpus", std::to_string(c.nproc_per_node)}};
+    d.add("--num_gpus", c.nproc_per_node);
   }
-  t.insert(t.end(), script.begin(), script.end());
-  d.insert(d.end(), script.begin(), script.end());
-  out.commands.push_back({"torchrun", kTorchrunVersion, "shell", "", shell_command("torchrun", t)});
-  out.commands.push_back({"deepspeed", kDeepspeedVersion, "shell", "", shell_command("deepspeed", d)});
+  for (Flags* flags : {&t, &d}) flags->add("train.py").add("--deepspeed", kDsConfig);
+  add_command(out, "torchrun", kTorchrunVersion, "shell", "", shell_command("torchrun", t));
+  add_command(out, "deepspeed", kDeepspeedVersion, "shell", "", shell_command("deepspeed", d));
 }
 
 void add_training_notes(const LaunchContext& c, Launch& out) {
   const Training& t = c.s.training;
-  add_note(out, "global_batch", {{"batch", c.s.batch}, {"grad_accum", t.grad_accum}, {"dp", c.dp()}, {"global", global_batch(c)}, {"seq_len", c.s.seq_len}}, "global batch = " + std::to_string(c.s.batch) + " per GPU x " + std::to_string(t.grad_accum) + " accumulation x " +
-                      std::to_string(c.dp()) + " data-parallel ranks = " + std::to_string(global_batch(c)) + " samples of up to " +
-                      std::to_string(c.s.seq_len) + " tokens");
+  add_note(out, "global_batch", {{"batch", c.s.batch}, {"grad_accum", t.grad_accum}, {"dp", c.dp()}, {"global", global_batch(c)}, {"seq_len", c.s.seq_len}}, cat({"global batch = ", c.s.batch, " per GPU x ", t.grad_accum, " accumulation x ",
+                      c.dp(), " data-parallel ranks = ", global_batch(c), " samples of up to ",
+                      c.s.seq_len, " tokens"}));
   if (!t.master_weights) add_note(out, "pure_16bit", {}, "pure 16-bit training (training.master_weights false) cannot be expressed: the HF Trainer and DeepSpeed keep an fp32 master copy, more memory than estimated");
   if (t.grad_checkpointing == Checkpointing::Selective) add_note(out, "selective_checkpointing", {}, "selective checkpointing cannot be expressed in ms-swift or LLaMA-Factory: the commands checkpoint every layer");
   if (t.lora_targets != LoraTargets::AllLinear && lora(c)) add_note(out, "lora_module_names", {}, "LoRA module names are those of Llama/Qwen checkpoints (q_proj, v_proj, ...); other families name them differently");
   if (c.s.task == Task::Qlora && !bnb_4bit(c)) add_note(out, "qlora_gptq", {}, "QLoRA on a GPTQ/AWQ checkpoint: point --model at it; no bitsandbytes flags are needed");
   if (c.plan.zero == 3 && bnb_4bit(c)) add_note(out, "bnb_zero3", {}, "LLaMA-Factory sets the 4-bit storage dtype for ZeRO-3 itself; ms-swift gets --bnb_4bit_quant_storage");
-  if (c.s.engine == Engine::Fsdp) add_note(out, "fsdp_as_zero", {{"zero", c.plan.zero}}, "engine fsdp: the commands use DeepSpeed ZeRO-" + std::to_string(c.plan.zero) + " (FSDP FULL_SHARD corresponds to ZeRO-3)");
+  if (c.s.engine == Engine::Fsdp) add_note(out, "fsdp_as_zero", {{"zero", c.plan.zero}}, cat({"engine fsdp: the commands use DeepSpeed ZeRO-", c.plan.zero, " (FSDP FULL_SHARD corresponds to ZeRO-3)"}));
   if (c.s.engine == Engine::Megatron) add_note(out, "megatron_as_deepspeed", {}, "engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest equivalent");
   add_note(out, "dataset_placeholders", {}, "/path/to/train.jsonl, my_dataset and template default are placeholders: set your dataset and the model's chat template");
   add_note(out, "train_py", {}, "train.py stands for your own Hugging Face Trainer script that takes --deepspeed; ms-swift and LLaMA-Factory launch their own");
   if (c.multi_node()) {
-    add_note(out, "node_rank", {{"last_rank", c.plan.instances - 1}, {"slots", c.nproc_per_node}}, "on every node set NODE_RANK (0 to " + std::to_string(c.plan.instances - 1) + ") and MASTER_ADDR (node 0's address); "
-                        "the deepspeed hostfile lists one line per node: <address> slots=" + std::to_string(c.nproc_per_node));
+    add_note(out, "node_rank", {{"last_rank", c.plan.instances - 1}, {"slots", c.nproc_per_node}}, cat({"on every node set NODE_RANK (0 to ", c.plan.instances - 1, ") and MASTER_ADDR (node 0's address); "
+                        "the deepspeed hostfile lists one line per node: <address> slots=", c.nproc_per_node}));
   }
 }
 
@@ -196,7 +195,7 @@ void add_training_notes(const LaunchContext& c, Launch& out) {
 void add_training(const LaunchContext& c, Launch& out) {
   add_swift_sft(c, out);
   add_llamafactory(c, out);
-  out.commands.push_back({"deepspeed", kDeepspeedVersion, "json", kDsConfig, ds_config_text(c)});
+  add_command(out, "deepspeed", kDeepspeedVersion, "json", kDsConfig, ds_config_text(c));
   add_launchers(c, out);
   add_training_notes(c, out);
 }
