@@ -143,6 +143,7 @@ const whenIdle = (fn) => (!loaded && window.requestIdleCallback
 // Stages of one recompute; a newer change abandons the stages left of an older one. html.ready
 // (and, the first time, the 'gpusizer-ready' mark) says every stage is done: tests wait for it.
 let generation = 0;
+let knownHash = location.hash;  // the link as the page last read or wrote it
 function update() {
   const gen = ++generation;
   document.documentElement.classList.remove('ready');
@@ -201,7 +202,11 @@ function update() {
       setTimeout(() => {
         if (gen !== generation) return;
         const hash = toHash(scenario);
-        if (!estimate.error) history.replaceState(null, '', hash ? `#${hash}` : location.pathname);
+        // Not over a link that arrived since (its hashchange is on its way and recomputes).
+        if (!estimate.error && location.hash === knownHash) {
+          history.replaceState(null, '', hash ? `#${hash}` : location.pathname);
+          knownHash = location.hash;
+        }
         performance.mark(loaded ? 'gpusizer-updated' : 'gpusizer-ready');
         loaded = true;
         document.documentElement.classList.add('ready');
@@ -246,6 +251,7 @@ $('lang').addEventListener('click', () => {
 });
 // A link pasted into the address bar of an open page, or the back button across links.
 window.addEventListener('hashchange', () => {
+  knownHash = location.hash;
   const next = fromHash(location.hash);
   scenario = accept(next.scenario, next.problem);
   update();
