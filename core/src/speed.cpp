@@ -195,14 +195,6 @@ double kv_share_per_gpu(const Scenario& s) {
   return std::ceil(kv / static_cast<double>(s.tp)) / kv;
 }
 
-// Ring all-reduce (peers.md 4.6): 2 (t-1)/t x bytes over one direction of the GPUs' link inside
-// the node (NVLink where the instance has it, else PCIe); plus a fixed latency.
-double allreduce_s(double bytes, int64_t tp, const Links& links, double extra_latency_s = 0) {
-  if (tp <= 1) return 0;
-  const double t = static_cast<double>(tp);
-  return kAllReduceLatencyS + extra_latency_s + 2 * (t - 1) / t * bytes / (links.intra_bytes_per_s / 2);
-}
-
 // NCCL instead of a custom one-shot all-reduce (engine_options.disable_custom_all_reduce): 44 us more
 // per call. vLLM PR #2192 ("Custom all reduce kernels", 2023-12-19), benchmark_latency, Llama 70B,
 // A100-80G, TP 4, batch 64, 256 in / 256 out: 16.37 s with NCCL, 14.57 s with the custom kernel, i.e.
@@ -221,6 +213,19 @@ double group_bytes_per_s(int64_t ranks, const Links& links) {
   if (ranks <= links.gpus_per_node) return links.intra_bytes_per_s / 2;
   const double nic_share = links.inter_bytes_per_s / 2 / static_cast<double>(links.gpus_per_node);
   return std::min(links.intra_bytes_per_s / 2, nic_share);
+}
+
+// Ring all-reduce (peers.md 4.6): 2 (t-1)/t x bytes over one direction of each GPU's share of the
+// group's slowest link (group_bytes_per_s: NVLink/PCIe inside a node, the NICs once the group spans
+// nodes); plus a fixed latency, and for a group across nodes the network hops of its reduce and its
+// broadcast, one per node boundary each (kRdmaHopS / kTcpHopS; a chain of the nodes, NCCL's tree
+// needs fewer: an upper bound).
+double allreduce_s(double bytes, int64_t tp, const Links& links, double extra_latency_s = 0) {
+  if (tp <= 1) return 0;
+  const double t = static_cast<double>(tp);
+  const double nodes = std::ceil(t / static_cast<double>(std::max<int64_t>(links.gpus_per_node, 1)));
+  const double hops_s = nodes > 1 ? 2 * (nodes - 1) * (links.rdma ? kRdmaHopS : kTcpHopS) : 0;
+  return kAllReduceLatencyS + extra_latency_s + hops_s + 2 * (t - 1) / t * bytes / group_bytes_per_s(tp, links);
 }
 
 }  // namespace

@@ -262,3 +262,24 @@ TEST_CASE("NCCL instead of a custom all-reduce: 43.8 us more per tensor-parallel
     CHECK(std::string(err.field) == "engine_options.disable_custom_all_reduce");
   }
 }
+
+TEST_CASE("Tensor parallelism across nodes: the all-reduces ride each GPU's share of the NICs, plus the network hops", "[speed][engine]") {
+  const Scenario s = parse_scenario({{"model", "llama-3.1-70b"}, {"engine", "vllm"}, {"gpus", 16}, {"tp", 16},
+                                     {"prompt_tokens", 1024}, {"output_tokens", 128}});
+  const Gpu& gpu = *find_gpu("h100-80gb");
+  const ModelCosts c = model_costs(s);
+  const double link = gpu.interconnect_bytes_per_s;
+  // The same 16 GPUs as one NVLink domain, and as two 8-GPU nodes on 400 Gbit/s RDMA.
+  const Links one = instance_links(gpu, 16, link, 400, true);
+  const Links two = instance_links(gpu, 8, link, 400, true);
+  const double bytes = 1024.0 * 8192 * 2;  // one prompt's hidden states in bf16
+  const double nic_share = 400e9 * 2 / 8 / 2 / 8;  // one direction, per GPU of the node
+  // 80 layers x 2 all-reduces: the bandwidth term at the NIC share instead of NVLink's, and the
+  // reduce's and the broadcast's hop over the one node boundary (5 us each over RDMA).
+  const double extra = 2 * 80 * (2 * 5e-6 + 2 * 15.0 / 16 * bytes * (1 / nic_share - 2 / link));
+  CHECK(prefill_seconds(s, gpu, c, two, 1, 1024) - prefill_seconds(s, gpu, c, one, 1, 1024) == Approx(extra).epsilon(1e-6));
+  CHECK(decode_step_seconds(s, gpu, c, two, 32, 1024) > decode_step_seconds(s, gpu, c, one, 32, 1024));
+  // Inside one node nothing changes.
+  const Scenario eight = parse_scenario({{"model", "llama-3.1-70b"}, {"engine", "vllm"}, {"gpus", 8}, {"tp", 8}});
+  CHECK(prefill_seconds(eight, gpu, model_costs(eight), two, 1, 1024) == Approx(prefill_seconds(eight, gpu, model_costs(eight), one, 1, 1024)));
+}
