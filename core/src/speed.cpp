@@ -384,9 +384,11 @@ double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, con
   const double split_k_s = awq.split_k_bytes / (tp * pp) / (gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double device_s = std::max(memory_s, compute_s) + comm_s + split_k_s + kernel_layers_s(s, stage_layers);
   const double host_s = fused_awq(s) ? 0 : e.layer_overhead_s * stage_layers;
-  // Stage hand-offs that leave the node: one message per boundary per step.
+  // Stage hand-offs that leave the node: one message per boundary per step. A tensor-parallel group
+  // across nodes pays its own hops in allreduce_s; here only the pipeline's boundaries count.
   const double nodes = std::ceil(tp * pp / static_cast<double>(links.gpus_per_node));
-  const double hop_s = nodes > 1 ? (nodes - 1) * ((links.rdma ? kRdmaHopS : kTcpHopS) +
+  const double boundaries = std::min(pp - 1, nodes - 1);
+  const double hop_s = boundaries > 0 ? boundaries * ((links.rdma ? kRdmaHopS : kTcpHopS) +
                                                   tokens * static_cast<double>(a.hidden) * kActivationBytes /
                                                       (links.inter_bytes_per_s / 2))
                                  : 0;

@@ -278,7 +278,9 @@ TEST_CASE("Tensor parallelism across nodes: the all-reduces ride each GPU's shar
   // reduce's and the broadcast's hop over the one node boundary (5 us each over RDMA).
   const double extra = 2 * 80 * (2 * 5e-6 + 2 * 15.0 / 16 * bytes * (1 / nic_share - 2 / link));
   CHECK(prefill_seconds(s, gpu, c, two, 1, 1024) - prefill_seconds(s, gpu, c, one, 1, 1024) == Approx(extra).epsilon(1e-6));
-  CHECK(decode_step_seconds(s, gpu, c, two, 32, 1024) > decode_step_seconds(s, gpu, c, one, 32, 1024));
+  // A decode step of 32 tokens: the same all-reduce terms, and no pipeline hand-off (pp = 1).
+  const double step_extra = 2 * 80 * (2 * 5e-6 + 2 * 15.0 / 16 * 32.0 * 8192 * 2 * (1 / nic_share - 2 / link));
+  CHECK(decode_step_seconds(s, gpu, c, two, 32, 1024) - decode_step_seconds(s, gpu, c, one, 32, 1024) == Approx(step_extra).epsilon(1e-6));
   // Inside one node nothing changes.
   const Scenario eight = parse_scenario({{"model", "llama-3.1-70b"}, {"engine", "vllm"}, {"gpus", 8}, {"tp", 8}});
   CHECK(prefill_seconds(eight, gpu, model_costs(eight), two, 1, 1024) == Approx(prefill_seconds(eight, gpu, model_costs(eight), one, 1, 1024)));
