@@ -6,6 +6,8 @@
 
 #include "gpusizer/memory.h"
 #include "gpusizer/memory_training.h"
+#include "memory_backward.h"
+#include "memory_fused_ce.h"
 
 namespace gpusizer {
 namespace {
@@ -127,12 +129,9 @@ ActivationLayout activation_layout(const Scenario& s) {
 double logits_bytes(const Scenario& s) {
   const double tokens = d(s.batch) * d(s.seq_len);
   const std::string& ce = s.engine_options.cross_entropy;
-  if (ce == "fused") {
-    // Liger FusedLinearCrossEntropy (liger_kernel/ops/fused_linear_cross_entropy.py): chunks of
-    // about BT x H / V tokens, so one chunk's fp32 logits hold BT x H x 4 bytes; plus the
-    // gradient of the final hidden states (BT x H, 16-bit) kept from the forward.
-    return tokens * d(s.model.hidden) * (kFp32Bytes + kHalfBytes);
-  }
+  // Liger FusedLinearCrossEntropy: one chunk of logits at a time, the hidden states' gradient
+  // computed in the forward and kept (memory_fused_ce.cpp).
+  if (ce == "fused") return fused_ce_bytes(s);
   double per_entry = s.engine == Engine::Megatron ? kMegatronLogitBytes : kHfLogitBytes;
   if (ce == "inplace") {
     // unsloth's Fast_CrossEntropyLoss (vendored by fms-acceleration's fused-ops-and-kernels):
@@ -152,7 +151,9 @@ double logits_bytes(const Scenario& s) {
 
 double recompute_working_bytes(const Scenario& s) {
   if (s.training.grad_checkpointing != Checkpointing::Full) return 0;
-  return layer_activation_bytes(s.model, activation_layout(s));
+  const ActivationLayout l = activation_layout(s);
+  // The rebuilt layer's saved tensors and, at its backward's peak, the gradients beside them.
+  return layer_activation_bytes(s.model, l) + recompute_backward_transient_bytes(s.model, l);
 }
 
 double fsdp_retained_checkpoint_bytes(const Scenario& s) {
@@ -180,9 +181,10 @@ double training_activation_bytes(const Scenario& s) {
   const double layer = layer_activation_bytes(s.model, l);
   const bool full = s.training.grad_checkpointing == Checkpointing::Full;
   const double stored = full ? checkpoint_activation_bytes(s.model, l) : layer;
-  // Under full recomputation one layer's activations are rebuilt at a time during the backward;
-  // by then the logits are freed, so the two do not add.
-  const double work = full ? layer : 0;
+  // Under full recomputation one layer's activations are rebuilt at a time during the backward,
+  // with its backward's own gradients beside them (memory_backward.cpp); by then the logits are
+  // freed, so the two do not add.
+  const double work = full ? layer + recompute_backward_transient_bytes(s.model, l) : 0;
   const double stage = d(layers_on_busiest_stage(s)) * stored;
   const double last = stage + std::max(work, logits_bytes(s));
   if (s.pp == 1) return last;

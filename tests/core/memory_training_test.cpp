@@ -228,7 +228,9 @@ TEST_CASE("engine_options.cross_entropy: chunked and fused losses hold less of t
   CHECK(logits_bytes(s) == Approx(tokens * 128256 * 3));  // bf16 whole, fp32 pair one chunk of 8
   base["engine_options"] = {{"cross_entropy", "fused"}};
   s = parse_scenario(base);
-  CHECK(logits_bytes(s) == Approx(tokens * 4096 * 6));  // one chunk's fp32 logits + bf16 grad input
+  // Liger FLCE (memory_fused_ce.cpp): BT = 4 x 4095 rows, chunks of next_pow2(ceil(16380 / 32)) =
+  // 512 rows of bf16 + fp32 logits, the bf16 shifted hidden states and their gradient, fp32 loss_1d.
+  CHECK(logits_bytes(s) == Approx(512.0 * 128256 * 6 + 16380.0 * (2 * 2 * 4096 + 4)));
   // unsloth / fms-acceleration Fast_CrossEntropyLoss writes the gradient into the logits it saved:
   // the fp32 upcast and its shifted copy, 4 + 4 bytes.
   base["engine_options"] = {{"cross_entropy", "inplace"}};
