@@ -302,7 +302,8 @@ MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
     m.trainable_params = count_params(s.model).total;
   }
   ShardedStates st = shard_model_states(b, zero, d(s.dp()));
-  if (zero >= 3) st.weights += zero3_live_bytes(s);
+  const double live = zero >= 3 ? zero3_live_bytes(s) : 0;
+  st.weights += live;
   m.host_bytes = apply_offload(s, b, zero, &st);
   m.breakdown.weights = st.weights;
   m.breakdown.gradients = st.gradients;
@@ -322,9 +323,19 @@ MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
   const double params = is_lora(s) ? m.trainable_params * stage_share(s)
                                    : weights_per_gpu(s, WeightFormat::Fp32) / kFp32;
   const double step = grads + optimizer_step_temp_bytes(s, params / (zero >= 1 ? d(s.dp()) : 1));
+  // FSDP has resharded every unit by the step (FULL_SHARD frees each unsharded flat parameter in
+  // its post-backward hook, the root's too: torch/distributed/fsdp/_runtime_utils.py
+  // _post_backward_hook, _should_free_in_backward), so the gathered units counted in the weights
+  // are not allocated while the optimizer runs. Their blocks stay reserved: FSDP gathers on its
+  // unshard stream and the caching allocator hands a freed block only to its own stream
+  // (c10/cuda/CUDACachingAllocator.cpp get_free_block: BlockPool keyed by stream), so the
+  // step on the default stream cannot reuse them; the runtime share keeps them.
+  const double resharded = s.engine == Engine::Fsdp ? live : 0;
+  const double step_allocated = step - resharded;
+  const double cached_resharded = std::max(0.0, step - std::max(backward, step_allocated));
   m.breakdown.activations = backward - grads;
-  m.breakdown.optimizer += std::max(0.0, step - backward);
-  m.breakdown.runtime = training_runtime_bytes(s, gpu, std::max(backward, step));
+  m.breakdown.optimizer += std::max(0.0, step_allocated - backward);
+  m.breakdown.runtime = training_runtime_bytes(s, gpu, std::max(backward, step)) + cached_resharded;
   m.warnings = training_warnings(s);
   spill_paged_states(s, gpu, &m);
   m.per_gpu_bytes = m.breakdown.total();

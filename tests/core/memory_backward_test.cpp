@@ -98,3 +98,23 @@ TEST_CASE("Liger fused linear cross-entropy: chunk rows and buffers from its for
   j["task"] = "full";
   CHECK(fused_ce_bytes(scenario_of(j)) == Approx(2048.0 * 32000 * 6 + rows * (2 * 2 * 4096 + 4) + 32000.0 * 4096 * 2));
 }
+
+TEST_CASE("FSDP full fine-tuning: the step runs resharded, the gathered units' blocks stay reserved", "[memory][fsdp]") {
+  // fms-acceleration's full fine-tuning shape: FSDP FULL_SHARD on 4 GPUs with fp32 flat parameters
+  // (master weights), AdamW. At the step every unit is resharded: allocated = the sharded fp32
+  // parameters, gradients and the two AdamW states (4 + 4 + 8 bytes per parameter) plus the foreach
+  // step's state-sized fp32 temporary (4), over 4 GPUs: 20 P / 4.
+  const json j = {{"model", "llama-3-8b"}, {"task", "full"}, {"engine", "fsdp"}, {"weights", "bf16"}, {"gpus", 4},
+                  {"gpu", "a100-80gb"}, {"batch", 4}, {"seq_len", 4096},
+                  {"engine_options", {{"cross_entropy", "fused"}, {"checkpoint_wraps_fsdp", true}}},
+                  {"training", {{"zero", 3}, {"grad_checkpointing", "full"}, {"master_weights", true}}}};
+  const Scenario s = scenario_of(j);
+  const MemoryEstimate m = estimate(s).memory;
+  const double p = count_params(s.model).total;
+  CHECK(m.figures.allocated_bytes == Approx(20 * p / 4));
+  // The gathered units were allocated on FSDP's unshard stream; the step on the default stream
+  // cannot reuse their freed blocks, so the pool still holds them.
+  CHECK(m.figures.reserved_bytes - m.figures.allocated_bytes >= zero3_live_bytes(s));
+  // The per-GPU total (what `fits` uses) is the reserved pool's side of it: unchanged by the reshard.
+  CHECK(m.per_gpu_bytes >= 20 * p / 4 + zero3_live_bytes(s));
+}
