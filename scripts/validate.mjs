@@ -403,7 +403,7 @@ function genericScenario(c, model, catalog) {
   if (/liger/i.test(String(o.framework_config || '')) || o.fused_linear_cross_entropy || o.use_liger_kernel) s.engine_options = { cross_entropy: 'fused' };
   else if (/foak/i.test(String(o.framework_config || ''))) s.engine_options = { cross_entropy: 'inplace' };
   // Stack options the case's engine_options state (LitGPT rows: docs/methodology.md "Fine-tuning stacks").
-  for (const k of ['cross_entropy', 'lora_dropout', 'bnb_quantizer', 'bnb_prev_step_inputs']) {
+  for (const k of ['cross_entropy', 'lora_dropout', 'bnb_quantizer', 'bnb_prev_step_inputs', 'bnb_double_quant']) {
     if (o[k] !== undefined && o[k] !== null) s.engine_options = { ...(s.engine_options || {}), [k]: o[k] };
   }
   // Padding-free collation trains on the samples' real lengths, which the source does not state.

@@ -29,6 +29,10 @@ constexpr double kLitgptLossBytes = 2 + 2;
 // .to(A.dtype) (autograd/_functions.py): an fp16 and a bf16 copy during the cast.
 constexpr double kLightningDequantCopies = 2;
 
+// bitsandbytes quantize_4bit without compress_statistics: 4-bit codes and one fp32 absmax per block
+// of 64 weights (blocksize=64; Dettmers et al. 2023, QLoRA sec. 3: 32/64 = 0.5 bit per parameter).
+constexpr double kNf4SingleQuantBytes = (4.0 + 32.0 / 64) / 8;
+
 double d(int64_t v) { return static_cast<double>(v); }
 
 bool is_lora_task(const Scenario& s) { return s.task == Task::Lora || s.task == Task::Qlora; }
@@ -98,12 +102,28 @@ double bnb_prev_step_input_bytes(const Scenario& s) {
   return tokens * kHalf * std::max(0.0, elements) * stage_layer_share(s);
 }
 
+namespace {
+bool single_quant(const Scenario& s) {
+  return s.task == Task::Qlora && s.weights == WeightFormat::Nf4 && !s.engine_options.bnb_double_quant.value_or(true);
+}
+// Bytes per parameter of a 4-bit linear as the run stores it.
+double four_bit_bytes_per_param(const Scenario& s) {
+  if (single_quant(s)) return kNf4SingleQuantBytes;
+  const ParamCounts p = count_params(s.model);
+  return p.linear > 0 ? weight_bytes(s.model, s.weights).linear / p.linear : kHalf;
+}
+}  // namespace
+
 double lightning_bnb_head_weight_delta(const Scenario& s) {
   if (!lightning_quantizer(s)) return 0;
+  return count_params(s.model).lm_head * (four_bit_bytes_per_param(s) - kHalf) / d(s.tp);
+}
+
+double bnb_single_quant_weight_delta(const Scenario& s) {
+  if (!single_quant(s)) return 0;
   const ParamCounts p = count_params(s.model);
-  const WeightBytes w = weight_bytes(s.model, s.weights);
-  const double linear_bytes_per_param = p.linear > 0 ? w.linear / p.linear : kHalf;
-  return p.lm_head * (linear_bytes_per_param - kHalf) / d(s.tp);
+  const double double_quant = p.linear > 0 ? weight_bytes(s.model, s.weights).linear / p.linear : 0;
+  return p.linear * stage_layer_share(s) * (kNf4SingleQuantBytes - double_quant);
 }
 
 double bnb_dequant_copy_bytes(const Scenario& s) {

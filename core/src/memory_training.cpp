@@ -161,7 +161,7 @@ ModelStateBytes lora_model_states(const Scenario& s, double* trainable) {
   // bitsandbytes dequantises one linear weight to 16 bits for each matmul (forward and
   // backward, Linear4bit/MatMul4Bit): the largest module's buffer is alive at a time; under
   // Lightning's plugin the head is 4-bit too (memory_finetune_stack.cpp).
-  b.weights += lightning_bnb_head_weight_delta(s);
+  b.weights += lightning_bnb_head_weight_delta(s) + bnb_single_quant_weight_delta(s);
   b.compute_copy = bnb_dequant_copy_bytes(s);
   return b;
 }

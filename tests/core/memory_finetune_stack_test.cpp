@@ -115,3 +115,17 @@ TEST_CASE("Stack options: bad values name their field", "[training][stack][bad_i
   CHECK(error_field(llama2_7b("qlora", {{"bnb_prev_step_inputs", "yes"}})) == "engine_options.bnb_prev_step_inputs");
   CHECK(error_field(llama2_7b("lora", {{"cross_entropy", "lit"}})) == "engine_options.cross_entropy");
 }
+
+TEST_CASE("NF4 without double quantisation: one fp32 absmax per 64 weights", "[training][stack]") {
+  // Llama 2 7B block linears: 32 x (4 x 4096^2 + 3 x 4096 x 11008) = 6,476,005,376 parameters at
+  // 4 + 32/64 bits instead of 4 + 8/64 + 32/(64 x 256) bits.
+  const Scenario single = scenario("qlora", {{"bnb_double_quant", false}});
+  CHECK(bnb_single_quant_weight_delta(single) == Approx(6476005376.0 * (0.5625 - 4.126953125 / 8)));
+  CHECK(bnb_single_quant_weight_delta(scenario("qlora", nullptr)) == 0);
+  CHECK(bnb_single_quant_weight_delta(scenario("qlora", {{"bnb_double_quant", true}})) == 0);
+  // Lightning's 4-bit head is then stored at 0.5625 bytes per parameter too.
+  CHECK(lightning_bnb_head_weight_delta(scenario("qlora", {{"bnb_double_quant", false}, {"bnb_quantizer", "lightning"}})) ==
+        Approx(32000.0 * 4096 * (0.5625 - 2)));
+  const double diff = estimate(single).memory.breakdown.weights - estimate(scenario("qlora", nullptr)).memory.breakdown.weights;
+  CHECK(diff == Approx(bnb_single_quant_weight_delta(single)));
+}

@@ -34,6 +34,10 @@ struct EngineOptions {
   // QLoRA with bitsandbytes before 0.43.2 under a loop that keeps the last step's loss alive
   // (LitGPT): the previous step's 4-bit matmul inputs are alive through the next forward (default false).
   std::optional<bool> bnb_prev_step_inputs;
+  // QLoRA NF4 scales: double-quantised (default true, the QLoRA paper's setting and gpusizer's nf4) or
+  // one fp32 absmax per 64 weights (false: BitsAndBytesConfig bnb_4bit_use_double_quant=False,
+  // LitGPT --quantize bnb.nf4 as against bnb.nf4-dq).
+  std::optional<bool> bnb_double_quant;
   // Training: each batch padded to its own longest sample, so tensor shapes change from step to
   // step (default false: packed or fixed-length batches, every step the same shapes). Decides
   // whether the caching allocator keeps a spare set of loss-path blocks (memory_runtime.cpp).

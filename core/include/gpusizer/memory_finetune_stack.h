@@ -23,6 +23,9 @@ double bnb_prev_step_input_bytes(const Scenario& s);
 // Lightning Fabric's BitsandbytesPrecision (engine_options.bnb_quantizer "lightning"): the
 // lm_head is 4-bit too. Bytes the head saves against the 16-bit head of weight_bytes (<= 0).
 double lightning_bnb_head_weight_delta(const Scenario& s);
+// QLoRA NF4 without double quantisation (engine_options.bnb_double_quant false): the bytes its
+// fp32 per-block scales add to this GPU's 4-bit weights against gpusizer's double-quantised nf4.
+double bnb_single_quant_weight_delta(const Scenario& s);
 // The 16-bit dequantised copies alive during one 4-bit matmul: the largest 4-bit weight (the
 // lm_head under the Lightning plugin) once, or twice under the Lightning plugin (dequantised in
 // fp16, then cast to the bf16 compute dtype).
