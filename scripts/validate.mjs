@@ -402,6 +402,10 @@ function genericScenario(c, model, catalog) {
   // fused-ops-and-kernels ("foak") replaces the loss with unsloth's in-place Fast_CrossEntropyLoss.
   if (/liger/i.test(String(o.framework_config || '')) || o.fused_linear_cross_entropy || o.use_liger_kernel) s.engine_options = { cross_entropy: 'fused' };
   else if (/foak/i.test(String(o.framework_config || ''))) s.engine_options = { cross_entropy: 'inplace' };
+  // Stack options the case's engine_options state (LitGPT rows: docs/methodology.md "Fine-tuning stacks").
+  for (const k of ['cross_entropy', 'lora_dropout', 'bnb_quantizer', 'bnb_prev_step_inputs', 'bnb_double_quant']) {
+    if (o[k] !== undefined && o[k] !== null) s.engine_options = { ...(s.engine_options || {}), [k]: o[k] };
+  }
   // Padding-free collation trains on the samples' real lengths, which the source does not state.
   if (o.padding_free === true) return { skip: 'not scored: padding-free batches hold the samples\' real lengths, which the source does not state' };
   // lit-gpt's FSDP loading (fabric.load_raw, FULL_STATE_DICT) unshards every parameter on every rank:
@@ -441,6 +445,8 @@ function cover(c, presets, catalog) {
   }
   if (isMemory(kind)) {
     if (NOT_MODELLED[c.metric] && !ENGINE_READS[c.metric]) return { ...base, skip: NOT_MODELLED[c.metric] };
+    // A figure the source's own configuration cannot have produced, with that reason (as for speed).
+    if (c.not_scored) return { ...base, skip: `not scored: ${c.not_scored}` };
     const unitBytes = unitScale(c.unit);
     if (unitBytes === null) return { ...base, skip: `unit "${c.unit}" not understood` };
     if (!model) return { ...base, skip: 'no architecture or preset given' };

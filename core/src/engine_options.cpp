@@ -21,7 +21,11 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
     if (*v >= 1) throw_input_error("engine_options.mem_fraction_static", "must be below 1", "below_one");
     o.mem_fraction_static = v;
   }
-  if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused", "inplace"})) o.cross_entropy = *v;
+  if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused", "inplace", "litgpt"})) o.cross_entropy = *v;
+  if (auto v = r.choice("lora_dropout", {"none", "per-module", "litgpt"})) o.lora_dropout = *v;
+  if (auto v = r.choice("bnb_quantizer", {"transformers", "lightning"})) o.bnb_quantizer = *v;
+  o.bnb_prev_step_inputs = r.boolean("bnb_prev_step_inputs");
+  o.bnb_double_quant = r.boolean("bnb_double_quant");
   o.padded_batches = r.boolean("padded_batches");
   o.checkpoint_wraps_fsdp = r.boolean("checkpoint_wraps_fsdp");
   o.full_prompt_logits = r.boolean("full_prompt_logits");

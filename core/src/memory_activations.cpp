@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpusizer/memory.h"
+#include "gpusizer/memory_finetune_stack.h"
 #include "gpusizer/memory_training.h"
 #include "memory_backward.h"
 #include "memory_fused_ce.h"
@@ -146,6 +147,7 @@ double logits_bytes(const Scenario& s) {
     // log-softmax (4 + 4) exist for one of its 8 chunks at a time (num_output_chunks = 8).
     per_entry = kHalfBytes + (kFp32Bytes + kFp32Bytes) / kCeChunks;
   }
+  if (ce == "litgpt") per_entry = litgpt_loss_bytes_per_entry();  // memory_finetune_stack.cpp
   return tokens * d(s.model.vocab) / d(s.tp) * per_entry;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gpusizer/memory.h"
+#include "gpusizer/memory_finetune_stack.h"
 #include "gpusizer/memory_training.h"
 
 namespace gpusizer {
@@ -157,13 +158,11 @@ ModelStateBytes lora_model_states(const Scenario& s, double* trainable) {
   b.grads = kFp32 * adapters;
   const double share = *trainable > 0 ? factored / *trainable : 0;
   b.optimizer = optimizer_states(s.training.optimizer, adapters, kFp32, share);
-  if (is_quantized(s.weights)) {
-    // bitsandbytes dequantises one linear weight to 16 bits for each matmul (forward and
-    // backward, Linear4bit/MatMul4Bit): the largest module's buffer is alive at a time.
-    double largest = 0;
-    for (const LinearModule& m : linear_modules(a)) largest = std::max(largest, d(m.in) * d(m.out));
-    b.compute_copy = kHalf * largest / d(s.tp);
-  }
+  // bitsandbytes dequantises one linear weight to 16 bits for each matmul (forward and
+  // backward, Linear4bit/MatMul4Bit): the largest module's buffer is alive at a time; under
+  // Lightning's plugin the head is 4-bit too (memory_finetune_stack.cpp).
+  b.weights += lightning_bnb_head_weight_delta(s) + bnb_single_quant_weight_delta(s);
+  b.compute_copy = bnb_dequant_copy_bytes(s);
   return b;
 }
 
@@ -313,7 +312,13 @@ MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
   // its end under recomputation (all gradients + the layer being rebuilt), or the optimizer step
   // (all gradients + AdamW's foreach temporary). The breakdown keeps the gradients whole and shows
   // the rest as activations (the backward) or as optimizer (the step's temporary).
-  const double acts = training_activation_bytes(s);
+  // Stack terms (memory_finetune_stack.cpp): LoRA dropout's saved outputs and masks per stored
+  // layer (one layer, rebuilt, under full recomputation), and the previous step's 4-bit matmul
+  // inputs that old bitsandbytes keeps alive through the next forward.
+  const double dropout_layers = s.training.grad_checkpointing == Checkpointing::Full ? 1 : d(layers_on_busiest_stage(s));
+  const double stack = dropout_layers * lora_dropout_layer_bytes(s, d(s.batch) * d(s.seq_len)) / d(s.tp) +
+                       bnb_prev_step_input_bytes(s);
+  const double acts = training_activation_bytes(s) + stack;
   const double grads = st.gradients;
   // FSDP LoRA/QLoRA with reentrant checkpointing around the units keeps every layer's input and
   // input gradient to the end of the backward (memory_activations.cpp fsdp_retained_checkpoint_bytes).

@@ -20,7 +20,24 @@ struct EngineOptions {
   // bf16 logits + fp32 upcast + fp32 log-softmax), "chunked" (torchtune CEWithChunkedOutputLoss),
   // "fused" (Liger / unsloth fused linear cross-entropy: logits never held whole), "inplace"
   // (unsloth / fms-acceleration Fast_CrossEntropyLoss: the kernel writes the gradient into the logits).
+  // "litgpt": LitGPT lora.py/adapter.py, bf16 lm_head output in 128-token chunks kept by the loop and
+  // a bf16 cross-entropy per chunk (memory_finetune_stack.cpp).
   std::string cross_entropy = "materialized";
+  // Training, LoRA/QLoRA: the adapters' dropout (p > 0) keeps its output and mask for the backward.
+  // "none" (default: PEFT's lora_dropout=0.0, nn.Identity), "per-module" (PEFT: one nn.Dropout per
+  // adapted linear), "litgpt" (LitGPT lora.py: one for the fused qkv, one per other adapted linear).
+  std::string lora_dropout = "none";
+  // QLoRA: who replaces the linears with bitsandbytes 4-bit ones. "transformers" (default:
+  // from_pretrained(quantization_config), lm_head kept 16-bit) or "lightning" (Lightning Fabric's
+  // BitsandbytesPrecision, as LitGPT uses it: every nn.Linear, lm_head included, quantised from fp16).
+  std::string bnb_quantizer = "transformers";
+  // QLoRA with bitsandbytes before 0.43.2 under a loop that keeps the last step's loss alive
+  // (LitGPT): the previous step's 4-bit matmul inputs are alive through the next forward (default false).
+  std::optional<bool> bnb_prev_step_inputs;
+  // QLoRA NF4 scales: double-quantised (default true, the QLoRA paper's setting and gpusizer's nf4) or
+  // one fp32 absmax per 64 weights (false: BitsAndBytesConfig bnb_4bit_use_double_quant=False,
+  // LitGPT --quantize bnb.nf4 as against bnb.nf4-dq).
+  std::optional<bool> bnb_double_quant;
   // Training: each batch padded to its own longest sample, so tensor shapes change from step to
   // step (default false: packed or fixed-length batches, every step the same shapes). Decides
   // whether the caching allocator keeps a spare set of loss-path blocks (memory_runtime.cpp).

@@ -1,0 +1,131 @@
+// Fine-tuning stack terms (memory_finetune_stack.cpp): reference values worked out from the code
+// they model (LitGPT lora.py / utils.py, PyTorch native_dropout, bitsandbytes MatMul4Bit, Lightning
+// Fabric's bitsandbytes plugin) for Llama 2 7B (layers 32, hidden 4096, intermediate 11008, vocab
+// 32000, MHA) at micro-batch 2 x 512 tokens.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "gpusizer/error.h"
+#include "gpusizer/estimate.h"
+#include "gpusizer/memory_finetune_stack.h"
+#include "gpusizer/memory_training.h"
+
+using namespace gpusizer;
+using nlohmann::json;
+
+namespace {
+
+constexpr double kTokens = 2 * 512;
+
+json llama2_7b(const std::string& task, const json& options) {
+  json s = {{"model", "llama-2-7b"}, {"task", task}, {"engine", "transformers"},
+            {"weights", task == "qlora" ? "nf4" : "bf16"}, {"gpu", "a10g"}, {"batch", 2}, {"seq_len", 512},
+            {"training", {{"grad_checkpointing", "none"}, {"lora_rank", 32}, {"lora_targets", "qv"}}}};
+  if (!options.is_null()) s["engine_options"] = options;
+  return s;
+}
+
+Scenario scenario(const std::string& task, const json& options) { return parse_scenario(llama2_7b(task, options)); }
+
+std::string error_field(const json& s) {
+  try {
+    parse_scenario(s);
+  } catch (const InputError& e) {
+    return e.field;
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("LitGPT's chunked lm_head loss keeps bf16 logits and bf16 log-softmax: 4 bytes per entry", "[training][stack]") {
+  // lora.py: model(input_ids, lm_head_chunk_size=128) -> bf16 chunks kept in `logits`;
+  // chunked_cross_entropy: F.cross_entropy per bf16 chunk saves a bf16 log_softmax.
+  CHECK(litgpt_loss_bytes_per_entry() == 4);
+  const Scenario s = scenario("lora", {{"cross_entropy", "litgpt"}});
+  CHECK(logits_bytes(s) == Approx(kTokens * 32000 * 4));
+  // The default (HF ForCausalLMLoss) path is 12 bytes per entry: LitGPT's is a third of it.
+  CHECK(logits_bytes(scenario("lora", nullptr)) == Approx(3 * logits_bytes(s)));
+}
+
+TEST_CASE("LoRA dropout keeps a 16-bit output and a 1-byte mask per adapted input", "[training][stack]") {
+  // q and v adapted. LitGPT: one dropout on the fused qkv input (4096 wide); PEFT: one per module.
+  const double per_layer_litgpt = kTokens * 4096 * (2 + 1);
+  CHECK(lora_dropout_layer_bytes(scenario("lora", {{"lora_dropout", "litgpt"}}), kTokens) == Approx(per_layer_litgpt));
+  CHECK(lora_dropout_layer_bytes(scenario("lora", {{"lora_dropout", "per-module"}}), kTokens) ==
+        Approx(2 * per_layer_litgpt));
+  CHECK(lora_dropout_layer_bytes(scenario("lora", nullptr), kTokens) == 0);
+  // All linears under LitGPT: qkv (4096) + proj (4096) + fc_1 (4096) + fc_2 (4096) + proj (11008).
+  json all = llama2_7b("lora", {{"lora_dropout", "litgpt"}});
+  all["training"]["lora_targets"] = "all-linear";
+  CHECK(lora_dropout_layer_bytes(parse_scenario(all), kTokens) == Approx(kTokens * (4 * 4096 + 11008) * 3.0));
+  // Full fine-tuning has no adapters.
+  json full = llama2_7b("full", {{"lora_dropout", "litgpt"}});
+  full.erase("training");
+  CHECK(lora_dropout_layer_bytes(parse_scenario(full), kTokens) == 0);
+}
+
+TEST_CASE("bitsandbytes before 0.43.2 keeps the previous step's 4-bit matmul inputs", "[training][stack]") {
+  // Per layer the distinct inputs: attention (4096), output projection (4096), MLP (4096), down
+  // projection (11008); the first layer's attention input needs no grad; 2 bytes each.
+  const double transformers = kTokens * 2 * (32.0 * (3 * 4096 + 11008) - 4096);
+  CHECK(transformers == 1518338048.0);
+  CHECK(bnb_prev_step_input_bytes(scenario("qlora", {{"bnb_prev_step_inputs", true}})) == Approx(transformers));
+  // Lightning's plugin quantises the lm_head, which keeps its (hidden-wide) input too.
+  CHECK(bnb_prev_step_input_bytes(scenario("qlora", {{"bnb_prev_step_inputs", true}, {"bnb_quantizer", "lightning"}})) ==
+        Approx(kTokens * 2 * 32.0 * (3 * 4096 + 11008)));
+  CHECK(bnb_prev_step_input_bytes(scenario("qlora", nullptr)) == 0);
+  CHECK(bnb_prev_step_input_bytes(scenario("lora", {{"bnb_prev_step_inputs", true}})) == 0);
+}
+
+TEST_CASE("Lightning's bitsandbytes plugin: 4-bit head and fp16-then-bf16 dequantised copies", "[training][stack]") {
+  const Scenario hf = scenario("qlora", nullptr);
+  const Scenario lightning = scenario("qlora", {{"bnb_quantizer", "lightning"}});
+  // transformers keeps lm_head 16-bit; the largest 4-bit linear is an MLP matrix, one bf16 copy.
+  CHECK(lightning_bnb_head_weight_delta(hf) == 0);
+  CHECK(bnb_dequant_copy_bytes(hf) == Approx(2.0 * 11008 * 4096));
+  // Lightning: the 32000 x 4096 head is NF4 (4 + 8/64 + 32/(64*256) bits) instead of 2 bytes...
+  CHECK(lightning_bnb_head_weight_delta(lightning) == Approx(-194528000.0));
+  // ...and its dequantised fp16 copy and bf16 cast are alive together: 2 x 2 bytes x 32000 x 4096.
+  CHECK(bnb_dequant_copy_bytes(lightning) == Approx(4.0 * 32000 * 4096));
+  CHECK(bnb_dequant_copy_bytes(scenario("lora", {{"bnb_quantizer", "lightning"}})) == 0);
+}
+
+TEST_CASE("Stack options add exactly their terms to the training estimate", "[training][stack]") {
+  const MemoryEstimate base = estimate(scenario("qlora", nullptr)).memory;
+  const json opts = {{"lora_dropout", "litgpt"}, {"bnb_prev_step_inputs", true}};
+  const MemoryEstimate with = estimate(scenario("qlora", opts)).memory;
+  const double added = 32 * kTokens * 4096 * 3.0 + 1518338048.0;
+  CHECK(with.breakdown.activations - base.breakdown.activations == Approx(added));
+  CHECK(with.breakdown.weights == Approx(base.breakdown.weights));
+  // Under full recomputation only the layer being rebuilt holds its dropout tensors.
+  json ckpt = llama2_7b("lora", {{"lora_dropout", "litgpt"}});
+  ckpt["training"]["grad_checkpointing"] = "full";
+  json ckpt_base = ckpt;
+  ckpt_base.erase("engine_options");
+  const double diff = estimate(parse_scenario(ckpt)).memory.breakdown.activations -
+                      estimate(parse_scenario(ckpt_base)).memory.breakdown.activations;
+  CHECK(diff == Approx(kTokens * 4096 * 3.0));
+}
+
+TEST_CASE("Stack options: bad values name their field", "[training][stack][bad_input]") {
+  CHECK(error_field(llama2_7b("lora", {{"lora_dropout", "always"}})) == "engine_options.lora_dropout");
+  CHECK(error_field(llama2_7b("qlora", {{"bnb_quantizer", "peft"}})) == "engine_options.bnb_quantizer");
+  CHECK(error_field(llama2_7b("qlora", {{"bnb_prev_step_inputs", "yes"}})) == "engine_options.bnb_prev_step_inputs");
+  CHECK(error_field(llama2_7b("lora", {{"cross_entropy", "lit"}})) == "engine_options.cross_entropy");
+}
+
+TEST_CASE("NF4 without double quantisation: one fp32 absmax per 64 weights", "[training][stack]") {
+  // Llama 2 7B block linears: 32 x (4 x 4096^2 + 3 x 4096 x 11008) = 6,476,005,376 parameters at
+  // 4 + 32/64 bits instead of 4 + 8/64 + 32/(64 x 256) bits.
+  const Scenario single = scenario("qlora", {{"bnb_double_quant", false}});
+  CHECK(bnb_single_quant_weight_delta(single) == Approx(6476005376.0 * (0.5625 - 4.126953125 / 8)));
+  CHECK(bnb_single_quant_weight_delta(scenario("qlora", nullptr)) == 0);
+  CHECK(bnb_single_quant_weight_delta(scenario("qlora", {{"bnb_double_quant", true}})) == 0);
+  // Lightning's 4-bit head is then stored at 0.5625 bytes per parameter too.
+  CHECK(lightning_bnb_head_weight_delta(scenario("qlora", {{"bnb_double_quant", false}, {"bnb_quantizer", "lightning"}})) ==
+        Approx(32000.0 * 4096 * (0.5625 - 2)));
+  const double diff = estimate(single).memory.breakdown.weights - estimate(scenario("qlora", nullptr)).memory.breakdown.weights;
+  CHECK(diff == Approx(bnb_single_quant_weight_delta(single)));
+}
