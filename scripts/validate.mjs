@@ -299,7 +299,7 @@ function genericScenario(c, model, catalog) {
   if (!training) {
     // vLLM / SGLang start-up flags the log states (scenario "engine_options").
     const eo = {};
-    for (const k of ['gpu_memory_utilization', 'max_model_len', 'max_num_seqs', 'max_num_batched_tokens', 'enforce_eager', 'block_size', 'mem_fraction_static', 'mla_moe_kernels']) {
+    for (const k of ['gpu_memory_utilization', 'max_model_len', 'max_num_seqs', 'max_num_batched_tokens', 'enforce_eager', 'block_size', 'mem_fraction_static', 'mla_moe_kernels', 'dp_attention']) {
       if (o[k] !== undefined && o[k] !== null) eo[k] = o[k];
     }
     // vLLM's V0 engine (as the case's framework names it) defaults differ from V1's: up to a
@@ -729,7 +729,7 @@ function predict(cov, est, c, byRun) {
           const mu = b / wave;
           return pf / b + Math.max(0, cov.numPrompts / 2 * (1 / mu - 1 / cov.rate));
         }
-        return pf / b + chunkWait;
+        return (cov.ttftOne || pf / b) + chunkWait;
       }
       // Closed loop in steady state: clients' requests arrive staggered, each prompt prefilled on its own
       // (a chunk among the decode steps), as under a finite rate; a burst queues FCFS behind the others.
@@ -879,8 +879,18 @@ function evaluate(cases, bin) {
     const again = estimateAll(bin, rated.map(([r]) => r.cov.scenario));
     rated.forEach(([, i], k) => { results[i] = again[k]; });
   }
+  // DP attention (engine_options.dp_attention, docs/speed.md "DP attention"): a prompt arriving at a finite
+  // rate is prefilled on its own rank, with the whole attention of that prompt there, not a 1 / B share of a
+  // batch's prefill spread over the ranks: its first token waits for a one-prompt prefill.
+  const lone = todo.map((r, i) => [r, i]).filter(([r, i]) => r.cov.rate && r.cov.rate !== Infinity && !results[i].error &&
+    (r.cov.scenario.engine_options || {}).dp_attention === true);
+  if (lone.length) {
+    const one = estimateAll(bin, lone.map(([r]) => ({ ...r.cov.scenario, batch: 1 })));
+    lone.forEach(([r], k) => { if (!one[k].error) r.cov.ttftOne = (one[k].value.throughput || {}).time_to_first_token_s; });
+  }
   // SGLang's --enable-dp-attention: each GPU caches the MLA latents of its own requests only, about TP
-  // times the KV capacity of TP attention, which no scenario field expresses; where the admitted batch
+  // times the KV capacity of TP attention, which the memory estimate does not split (its MLA cache is whole
+  // on every rank, so engine_options.dp_attention changes the speed terms only); where the admitted batch
   // binds (arrivals queue), the figure follows that capacity.
   for (const r of todo) {
     if (r.cov.overloaded && /--enable-dp-attention/.test((r.c.engine_options || {}).server_flags || '')) {

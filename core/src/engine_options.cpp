@@ -35,6 +35,7 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
   o.disable_custom_all_reduce = r.boolean("disable_custom_all_reduce");
   if (auto v = r.choice("sampler", {"flashinfer", "pytorch-native", "v0"})) o.sampler = *v;
   if (auto v = r.choice("mla_moe_kernels", {"tuned", "triton"})) o.mla_moe_kernels = *v;
+  o.dp_attention = r.boolean("dp_attention");
   r.reject_unknown();
 }
 

@@ -9,6 +9,7 @@
 #include "gpusizer/error.h"
 #include "gpusizer/memory_training.h"
 #include "gpusizer/precision.h"
+#include "speed_dp_attention.h"
 
 namespace gpusizer {
 namespace {
@@ -149,10 +150,11 @@ ModelCosts model_costs(const Scenario& s) {
   const Architecture& a = s.model;
   const ParamCounts p = count_params(a);
   const WeightBytes w = weight_bytes(a, s.weights);
-  double expert_weights = 0, gate_up = 0;
+  double expert_weights = 0, gate_up = 0, attn_weights = 0;
   for (const LinearModule& m : linear_modules(a)) {
     const double weights = static_cast<double>(m.in) * static_cast<double>(m.out) * static_cast<double>(m.count);
     if (m.group == "experts") expert_weights += weights;
+    if (m.group == "attention") attn_weights += weights;
     if (m.group == "mlp" && (m.name == "gate" || m.name == "up")) gate_up += weights;
   }
   const double expert_share = p.linear > 0 ? expert_weights / p.linear : 0;
@@ -162,6 +164,8 @@ ModelCosts model_costs(const Scenario& s) {
   c.head_flops = 2.0 * static_cast<double>(a.vocab) * static_cast<double>(a.hidden);
   c.matmul_flops = 2 * p.linear_active + c.head_flops;
   c.gate_up_flops = 2 * gate_up;
+  c.attn_bytes = p.linear > 0 ? w.linear * attn_weights / p.linear : 0;
+  c.attn_flops = 2 * attn_weights;
   // MLA attends over the latent (kv_lora_rank + rope dims) with absorbed projections (DeepSeek-V2, 2.1.2).
   const double head_width = a.mla.kv_lora_rank > 0
                                 ? static_cast<double>(a.mla.kv_lora_rank + a.mla.qk_rope_head_dim)
@@ -170,6 +174,14 @@ ModelCosts model_costs(const Scenario& s) {
   // Linear-attention layers (Qwen3-Next) do no softmax attention over the context: scale the
   // width by the share of full-attention layers (their own cost is in the linear FLOPs).
   c.attn_width *= static_cast<double>(a.layers - a.linear_attn_layers) / static_cast<double>(a.layers);
+  // MLA prompts without a cached prefix run the non-absorbed heads (SGLang DeepseekV2AttentionMLA.forward
+  // before PR #3582, 2025-02: "Use normal computation for prefill and use weight absorption for
+  // extend/decode", forward_normal when extend_prefix_lens are 0): q.k over qk_nope + rope dims, p.v over
+  // v_head_dim, i.e. a mean width of their half-sum per head.
+  c.prefill_attn_width = a.mla.kv_lora_rank > 0
+                             ? static_cast<double>(a.heads) *
+                                   static_cast<double>(a.mla.qk_nope_head_dim + a.mla.qk_rope_head_dim + a.mla.v_head_dim) / 2
+                             : c.attn_width;
   c.kv_bytes_per_token = kv_bytes_per_token(a, s.kv_cache);
   c.params = p.total;
   const bool adapters = s.task == Task::Lora || s.task == Task::Qlora;
@@ -185,14 +197,6 @@ double experts_touched(const Architecture& a, double tokens) {
   if (a.experts == 0) return 0;
   const double pick = static_cast<double>(a.experts_per_token) / static_cast<double>(a.experts);
   return 1 - std::pow(1 - pick, tokens);
-}
-
-// Per-GPU share of the KV cache: heads split across TP (replicated when fewer than ranks);
-// MLA's latent cache is whole on every rank (memory_inference.cpp does the same).
-double kv_share_per_gpu(const Scenario& s) {
-  if (s.model.mla.kv_lora_rank > 0) return 1;
-  const double kv = static_cast<double>(s.model.kv_heads);
-  return std::ceil(kv / static_cast<double>(s.tp)) / kv;
 }
 
 // NCCL instead of a custom one-shot all-reduce (engine_options.disable_custom_all_reduce): 44 us more
@@ -370,9 +374,14 @@ double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, con
   // The batch is split into micro-batches that fill the pipeline (vLLM/SGLang pipeline parallel).
   const double micro = std::min(batch, pp);
   const double tokens = batch / micro;
-  const double weights = (c.dense_bytes + c.expert_bytes * experts_touched(a, tokens)) / (tp * pp);
-  const double kv = c.kv_bytes_per_token * kv_share_per_gpu(s) * context * tokens / pp;
-  const double flops = tokens * (c.matmul_flops + 4 * static_cast<double>(a.layers) * context * c.attn_width) / (tp * pp);
+  // Attention: split by heads over the TP ranks, or under DP attention each rank runs its own
+  // requests with the whole attention weights (speed_dp_attention.cpp).
+  const AttentionSplit attn = attention_split(s, tokens);
+  const double weights = (c.dense_bytes - c.attn_bytes + c.expert_bytes * experts_touched(a, tokens)) / (tp * pp) +
+                         c.attn_bytes / (attn.weights * pp);
+  const double kv = c.kv_bytes_per_token * context * attn.sequences / pp;
+  const double attn_flops = c.attn_flops + 4 * static_cast<double>(a.layers) * context * c.attn_width;
+  const double flops = tokens * (c.matmul_flops - c.attn_flops) / (tp * pp) + tokens * attn_flops / (attn.work * pp);
   const double memory_s = (weights + kv) / (gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double gemv = tokens * awq_gemv_flops(s, c, tokens) / (tp * pp);
   const AwqKernelCost awq = autoawq_kernel_cost(s, tokens);
@@ -409,11 +418,15 @@ double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const E
   const bool sequential_stages = s.engine == Engine::LlamaCpp || s.engine == Engine::Transformers;
   const double gpus = static_cast<double>(s.tp) * (sequential_stages ? 1.0 : static_cast<double>(s.pp));
   // Logits only for each sequence's last position; causal attention: half the score matrix.
-  const double linear = tokens * (c.matmul_flops - c.head_flops) + batch * c.head_flops;
-  const double attention = batch * 2 * static_cast<double>(a.layers) * prompt * prompt * c.attn_width;
+  const double linear = tokens * (c.matmul_flops - c.head_flops - c.attn_flops) + batch * c.head_flops;
+  const double attention = tokens * c.attn_flops + batch * 2 * static_cast<double>(a.layers) * prompt * prompt * c.prefill_attn_width;
+  // Under DP attention a prompt's attention runs on the one rank that holds its request.
+  const AttentionSplit attn = attention_split(s, batch);
+  const double attn_gpus = gpus / static_cast<double>(s.tp) * attn.work;
   const double gemv = tokens * awq_gemv_flops(s, c, tokens) / gpus;
   const AwqKernelCost awq = autoawq_kernel_cost(s, tokens);
-  const double compute_s = matmul_seconds(gpu, (linear + attention + awq.padding_flops) / gpus, gemv, peak_flops(gpu, s.weights) * e.compute);
+  const double compute_s = matmul_seconds(gpu, (linear + awq.padding_flops) / gpus + attention / attn_gpus, gemv,
+                                          peak_flops(gpu, s.weights) * e.compute);
   const double split_k_s = awq.split_k_bytes / gpus / (gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double scores_s = fused_awq(s) ? batch * static_cast<double>(a.heads) * prompt * prompt * static_cast<double>(a.layers) *
                                                     kAwqFusedScoreBytes / gpus / (gpu.bandwidth_bytes_per_s * e.bandwidth)
@@ -447,6 +460,14 @@ Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCost
   // burst of B sees (B - 1) / B of the batch's prefill spread over its output tokens.
   const double others = batch > 1 ? (batch - 1) / batch : 0;
   t.time_per_output_token_s = step_s + others * t.time_to_first_token_s / std::max(output, 1.0);
+  if (dp_attention(s) && batch > 1) {
+    // DP attention: all ranks take each forward pass together (the MoE gathers every rank's tokens)
+    // and SGLang 0.4 does not mix prompts into decode batches (enable_mixed_chunk off), so the other
+    // B - 1 requests' prompts, each prefilled whole on its own rank, hold the decode steps
+    // (speed_dp_attention.cpp): a request's time per output token counts those passes.
+    const double one_prompt_s = prefill_s(s, gpu, c, e, links, 1, prompt);
+    t.time_per_output_token_s = step_s + dp_attention_stall_s(one_prompt_s, batch - 1) / output;
+  }
   return t;
 }
 

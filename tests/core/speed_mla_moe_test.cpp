@@ -41,7 +41,7 @@ TEST_CASE("Triton MLA/MoE kernels run a prompt's FLOPs at 0.03 of the FP8 peak",
   const Scenario s = parse_scenario(dsv3(1, 4096, 1, "triton"));
   const ModelCosts c = model_costs(s);
   const double prompt = 4096;
-  const double flops = prompt * (c.matmul_flops - c.head_flops) + c.head_flops + 2 * 61 * prompt * prompt * c.attn_width;
+  const double flops = prompt * (c.matmul_flops - c.head_flops) + c.head_flops + 2 * 61 * prompt * prompt * c.prefill_attn_width;
   const double compute_triton = flops / 8 / (peak_flops(*find_gpu("h200"), WeightFormat::Fp8) * kShare);
   const double tuned = run(dsv3(1, 4096, 1, nullptr)).time_to_first_token_s;
   const double triton = run(dsv3(1, 4096, 1, "triton")).time_to_first_token_s;

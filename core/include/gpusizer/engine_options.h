@@ -74,6 +74,11 @@ struct EngineOptions {
   // "triton" (SGLang v0.4.1 / v0.4.1.post2: Triton MLA attention and Triton fused MoE with
   // block-wise FP8, before FlashInfer MLA, DeepGEMM and H200-tuned MoE configs).
   std::string mla_moe_kernels = "tuned";
+  // SGLang's --enable-dp-attention for MLA models (speed_dp_attention.cpp, docs/speed.md "DP
+  // attention"): each TP rank runs the attention of its own requests with the whole (replicated)
+  // attention weights and its own MLA cache, the experts stay split over the TP ranks, and all ranks
+  // step together at the MoE (default false: attention split by heads over the TP ranks).
+  std::optional<bool> dp_attention;
 };
 
 }  // namespace gpusizer
