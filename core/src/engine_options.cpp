@@ -36,6 +36,15 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
   if (auto v = r.choice("sampler", {"flashinfer", "pytorch-native", "v0"})) o.sampler = *v;
   if (auto v = r.choice("mla_moe_kernels", {"tuned", "triton"})) o.mla_moe_kernels = *v;
   o.dp_attention = r.boolean("dp_attention");
+  if (auto v = r.choice("quant_kernel", {"exllama", "exllamav2", "cuda-old", "exllama-standalone"})) o.quant_kernel = *v;
+  o.act_order = r.boolean("act_order");
+  if (auto v = r.integer("group_size", -1, 1 << 20)) {
+    if (*v == 0) throw_input_error("engine_options.group_size", "must be positive or -1 (one group per column)", "range");
+    o.group_size = v;
+  }
+  o.quant_max_input_len = r.integer("quant_max_input_len", 1, kMaxTokens);
+  o.quant_max_batch_size = r.integer("quant_max_batch_size", 1, 1 << 20);
+  o.summed_devices = r.integer("summed_devices", 1, 1024);
   r.reject_unknown();
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "gpusizer/memory.h"
+#include "memory_quant.h"
 
 namespace gpusizer {
 namespace {
@@ -86,7 +87,11 @@ double activation_bytes(const Scenario& s) {
   const double h3 = 3 * static_cast<double>(a.hidden);
   const double per_token = h3 + (live_elements_per_token(a) - h3) / tp;
   double bytes = chunk * per_token * kActivationBytes;
-  if (awq_fused(s)) {
+  // Quantized kernels' dequantisation scratch inside a layer (memory_quant.cpp).
+  bytes += quant_dequant_scratch_bytes(s);
+  if (exllama_standalone(s)) {
+    bytes += exllama_standalone_score_bytes(s);
+  } else if (awq_fused(s)) {
     const double p = static_cast<double>(s.prompt_tokens);
     bytes += static_cast<double>(s.batch) * static_cast<double>(a.heads) / tp * p * p * kAwqFusedScoreBytes;
   } else if (!s.flash_attention && s.engine == Engine::Transformers) {
@@ -95,6 +100,11 @@ double activation_bytes(const Scenario& s) {
     const double p = static_cast<double>(s.prompt_tokens);
     bytes += static_cast<double>(s.batch) * static_cast<double>(a.heads) / tp * p * p * (2 + 4);
   }
+  // A figure summed over the devices of a device_map split (engine_options.summed_devices): each
+  // device peaks with its own layers' working set; the logits live on the last device only.
+  const double layer_bytes = bytes;
+  const double devices = summed_devices(s);
+  bytes = layer_bytes * devices;
   // Logits of the last position of each sequence, fp32, and the sampler's probabilities.
   if (!a.encoder) bytes += 2 * static_cast<double>(s.batch) * static_cast<double>(a.vocab) / tp * kLogitBytes;
   if (!a.encoder && s.engine == Engine::Transformers && s.engine_options.full_prompt_logits.value_or(false)) {
@@ -106,7 +116,7 @@ double activation_bytes(const Scenario& s) {
     const double logits = static_cast<double>(s.batch) * static_cast<double>(s.prompt_tokens) *
                           static_cast<double>(a.vocab) / tp * (kActivationBytes + kLogitBytes);
     const double hidden = chunk * static_cast<double>(a.hidden) * kActivationBytes;
-    bytes = std::max(bytes, hidden + logits);
+    bytes = std::max(bytes, (devices - 1) * layer_bytes + hidden + logits);
   }
   return bytes;
 }
@@ -192,12 +202,15 @@ double runtime_bytes(const Scenario& s, const Gpu* gpu) {
 
 MemoryEstimate inference_memory(const Scenario& s, const Gpu* gpu) {
   MemoryEstimate m;
-  m.breakdown.weights = weights_per_gpu(s, s.weights);
+  // The checkpoint's group size against the format's default of 128 (memory_quant.cpp).
+  m.breakdown.weights = weights_per_gpu(s, s.weights) + quant_group_size_delta_bytes(s);
   m.breakdown.kv_cache = kv_cache_bytes(s, &m.kv_bytes_per_token);
-  if (s.engine == Engine::Transformers && s.engine_options.legacy_kv_cache.value_or(false) && s.seq_len > 1) {
+  if (s.engine == Engine::Transformers && s.engine_options.legacy_kv_cache.value_or(false) && s.seq_len > 1 &&
+      s.output_tokens > 1) {
     // transformers before 4.36 (tuple past_key_values): each decode step's attention does
     // torch.cat([past_key, key]) into a new cache while generate() still holds the previous step's,
-    // one token shorter, until the forward returns (modeling_llama.py, GenerationMixin).
+    // one token shorter, until the forward returns (modeling_llama.py, GenerationMixin). generate()
+    // with one new token runs the prefill only (its stopping criteria end the loop): no copy.
     const double seq = static_cast<double>(s.seq_len);
     m.breakdown.kv_cache *= 1 + (seq - 1) / seq;
   }
@@ -209,6 +222,8 @@ MemoryEstimate inference_memory(const Scenario& s, const Gpu* gpu) {
     // torch.cuda.max_memory_allocated counts it unless reset after loading.
     m.breakdown.activations = std::max(m.breakdown.activations, awq_qkv_bytes(s));
   }
+  // Buffers the quantized kernels allocate at load, alive throughout (memory_quant.cpp).
+  m.breakdown.activations += quant_kernel_buffer_bytes(s);
   m.breakdown.runtime = runtime_bytes(s, gpu);
   m.per_gpu_bytes = m.breakdown.total();
   return m;

@@ -79,6 +79,23 @@ struct EngineOptions {
   // attention weights and its own MLA cache, the experts stay split over the TP ranks, and all ranks
   // step together at the MoE (default false: attention split by heads over the TP ranks).
   std::optional<bool> dp_attention;
+  // Quantized-weight kernels under transformers and their own buffers (memory_quant.cpp,
+  // docs/methodology.md "Quantized-kernel buffers"): "exllama" (AutoGPTQ / optimum exllama v1:
+  // temp_dq, temp_state with act-order), "exllamav2" (AutoAWQ / AutoGPTQ ExLlamaV2 scratch space),
+  // "cuda-old" (AutoGPTQ's CUDA-old kernel, torch dequantisation for >= 128 rows),
+  // "exllama-standalone" (turboderp/exllama v1's ExLlama class: own buffers, fp16 attention).
+  // Unset: no kernel buffers (the engine's default path).
+  std::optional<std::string> quant_kernel;
+  // GPTQ desc_act (act-order): exllama v1 then keeps temp_state for reordering the input.
+  std::optional<bool> act_order;
+  // GPTQ/AWQ group size of the checkpoint (default 128, precision.cpp); -1: one group per column.
+  std::optional<int64_t> group_size;
+  // max_input_len / max_batch_size the exllama kernels size their buffers for (default 2048 / 8).
+  std::optional<int64_t> quant_max_input_len;
+  std::optional<int64_t> quant_max_batch_size;
+  // A figure summed over the N devices of a device_map split counted as one device: per-device
+  // buffers and each device's own forward peak count N times (default 1).
+  std::optional<int64_t> summed_devices;
 };
 
 }  // namespace gpusizer
