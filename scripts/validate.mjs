@@ -346,6 +346,20 @@ function genericScenario(c, model, catalog) {
       if (/^gem[mv]$/i.test(String(o.awq_kernel || ''))) awq.awq_kernel = String(o.awq_kernel).toLowerCase();
       if (Object.keys(awq).length) s.engine_options = { ...(s.engine_options || {}), ...awq };
     }
+    // Quantized kernels' buffers and the checkpoint's group size, as the case states them
+    // (engine_options.quant_kernel, act_order, group_size ...; docs/methodology.md "Quantized-kernel buffers").
+    if (s.engine === 'transformers' && ['gptq-int4', 'gptq-int8', 'awq-int4'].includes(s.weights)) {
+      const q = {};
+      if (typeof o.quant_kernel === 'string') q.quant_kernel = o.quant_kernel;
+      if (typeof o.act_order === 'boolean') q.act_order = o.act_order;
+      if (Number.isInteger(o.group_size)) q.group_size = o.group_size;
+      for (const k of ['quant_max_input_len', 'quant_max_batch_size']) if (Number.isInteger(o[k])) q[k] = o[k];
+      if (Object.keys(q).length) s.engine_options = { ...(s.engine_options || {}), ...q };
+    }
+    // A figure summed over the GPUs of a device_map split: each device's buffers and peak count once each.
+    if (s.engine === 'transformers' && o.summed_over_gpus && (c.gpu_count || 1) > 1) {
+      s.engine_options = { ...(s.engine_options || {}), summed_devices: c.gpu_count };
+    }
     s.batch = c.batch || 1;
     const seq = c.seq_len || (c.input_len || 0) + (c.output_len || 0) || o.max_model_len;
     if (seq) s.seq_len = seq;
