@@ -1,0 +1,116 @@
+// Quantized-kernel buffers, the GPTQ/AWQ group size and figures summed over device_map devices
+// (core/src/memory_quant.cpp). Reference values are the buffer shapes of the cited code.
+#include <catch2/catch.hpp>
+
+#include "gpusizer/error.h"
+#include "gpusizer/estimate.h"
+
+using namespace gpusizer;
+using nlohmann::json;
+
+namespace {
+MemoryEstimate memory_of(const json& scenario) { return estimate(parse_scenario(scenario)).memory; }
+
+std::string error_field(const json& scenario) {
+  try {
+    parse_scenario(scenario);
+  } catch (const InputError& e) {
+    return e.field;
+  }
+  return "";
+}
+
+json gptq_13b(int64_t batch, int64_t prompt, int64_t output) {
+  return json{{"model", "llama-2-13b"}, {"engine", "transformers"}, {"weights", "gptq-int4"},
+              {"batch", batch}, {"prompt_tokens", prompt}, {"output_tokens", output}};
+}
+}  // namespace
+
+TEST_CASE("AutoGPTQ exllama v1: temp_dq of the largest layer, temp_state only with act-order", "[memory][quant]") {
+  json s = gptq_13b(1, 512, 512);
+  const double plain = memory_of(s).breakdown.activations;
+  s["engine_options"] = {{"quant_kernel", "exllama"}};
+  // temp_dq = qweight.numel() * 8 fp16 of gate/up/down: 5120 x 13824 x 2 bytes.
+  CHECK(memory_of(s).breakdown.activations - plain == Approx(5120.0 * 13824 * 2));
+  s["engine_options"]["act_order"] = true;
+  // + temp_state (EXLLAMA_DEFAULT_MAX_INPUT_LENGTH 2048, max(in, out) = 13824) fp16.
+  CHECK(memory_of(s).breakdown.activations - plain == Approx(5120.0 * 13824 * 2 + 2048.0 * 13824 * 2));
+  s["engine_options"]["quant_max_input_len"] = 4096;
+  CHECK(memory_of(s).breakdown.activations - plain == Approx(5120.0 * 13824 * 2 + 4096.0 * 13824 * 2));
+}
+
+TEST_CASE("AutoGPTQ cuda-old: torch dequantisation from 128 prompt rows", "[memory][quant]") {
+  json s = gptq_13b(1, 127, 1);
+  const double below_plain = memory_of(s).breakdown.activations;
+  s["engine_options"] = {{"quant_kernel", "cuda-old"}};
+  CHECK(memory_of(s).breakdown.activations == Approx(below_plain));  // the kernel path: no scratch
+  json t = gptq_13b(2, 64, 1);  // 128 rows
+  const double plain = memory_of(t).breakdown.activations;
+  t["engine_options"] = {{"quant_kernel", "cuda-old"}};
+  // int32 shift output (4 B) + its int8 copy (1 B) per weight of the largest layer.
+  CHECK(memory_of(t).breakdown.activations - plain == Approx(5.0 * 5120 * 13824));
+}
+
+TEST_CASE("ExLlamaV2 scratch space under transformers AWQ (AutoAWQ exllamav2_post_init)", "[memory][quant]") {
+  json s = {{"model", "llama-3.1-8b"}, {"engine", "transformers"}, {"weights", "awq-int4"},
+            {"prompt_tokens", 64}, {"output_tokens", 1}};
+  const double plain = memory_of(s).breakdown.activations;
+  s["engine_options"] = {{"quant_kernel", "exllamav2"}};
+  // gate/up: in 4096, out 14336: 4096 x 14336 x 2 + 128 + 14336 x 2048 x 8 x 4 + 128 = 1,056,964,864 B.
+  CHECK(memory_of(s).breakdown.activations - plain == Approx(1056964864.0));
+  s["engine_options"]["quant_max_batch_size"] = 1;
+  CHECK(memory_of(s).breakdown.activations - plain == Approx(4096.0 * 14336 * 2 + 14336.0 * 2048 * 4 + 256));
+}
+
+TEST_CASE("Group size: scales and zeros per group against the default 128", "[memory][quant]") {
+  json s = {{"model", "llama-2-70b"}, {"engine", "transformers"}, {"weights", "gptq-int4"}, {"seq_len", 2048}};
+  const double g128 = memory_of(s).breakdown.weights;
+  s["engine_options"] = {{"group_size", 128}};
+  CHECK(memory_of(s).breakdown.weights == Approx(g128));
+  s["engine_options"] = {{"group_size", 32}};
+  // Linear weights 80 x (2 x 8192^2 + 2 x 8192 x 1024 + 3 x 8192 x 28672) = 68,451,041,280, each
+  // with (16 + 4) bits x (1/32 - 1/128) more: x 0.05859375 bytes.
+  CHECK(memory_of(s).breakdown.weights - g128 == Approx(68451041280.0 * 0.05859375));
+  s["engine_options"] = {{"group_size", -1}};  // one group per column: less than g128
+  CHECK(memory_of(s).breakdown.weights < g128);
+  s["engine_options"] = {{"group_size", 0}};
+  CHECK(error_field(s) == "engine_options.group_size");
+  s["engine_options"] = {{"quant_kernel", "marlin-xyz"}};
+  CHECK(error_field(s) == "engine_options.quant_kernel");
+}
+
+TEST_CASE("turboderp ExLlama: per-device buffers and fp16 scores; summed devices", "[memory][quant]") {
+  json s = {{"model", "llama-7b"}, {"engine", "transformers"}, {"weights", "gptq-int4"},
+            {"prompt_tokens", 1920}, {"output_tokens", 128}};
+  const double plain = memory_of(s).breakdown.activations;
+  s["engine_options"] = {{"quant_kernel", "exllama-standalone"}};
+  // temp_state 2048 x 11008 + temp_mlp 4 x 11008 fp16, temp_zeros_float 65536 fp32, temp_dq 4096 x 11008 fp16.
+  const double buffers = 2048.0 * 11008 * 2 + 4.0 * 11008 * 2 + 65536.0 * 4 + 4096.0 * 11008 * 2;
+  // Scores of 32 heads over the 1920-token prompt: fp16 matmul output + fp16 softmax.
+  const double scores = 32.0 * 1920 * 1920 * 4;
+  const MemoryEstimate one = memory_of(s);
+  CHECK(one.breakdown.activations - plain == Approx(buffers + scores));
+  s["engine_options"]["summed_devices"] = 2;
+  const MemoryEstimate two = memory_of(s);
+  // Both devices hold their buffers and peak at their own layers; weights and KV are counted once.
+  CHECK(two.breakdown.weights == Approx(one.breakdown.weights));
+  CHECK(two.breakdown.kv_cache == Approx(one.breakdown.kv_cache));
+  // The second device adds its buffers and its own layer peak (the block's working set and scores);
+  // the last position's fp32 logits and probabilities (2 x 32000 x 4 B) stay on one device.
+  const double working = plain - 2.0 * 32000 * 4;
+  CHECK(two.breakdown.activations - one.breakdown.activations == Approx(working + scores + buffers));
+}
+
+TEST_CASE("Legacy tuple KV cache: no copy when generate() stops after the prefill", "[memory][quant]") {
+  json s = {{"model", "llama-2-13b"}, {"engine", "transformers"}, {"batch", 16}, {"prompt_tokens", 512},
+            {"output_tokens", 1}};
+  const double modern = memory_of(s).breakdown.kv_cache;
+  s["engine_options"] = {{"legacy_kv_cache", true}};
+  CHECK(memory_of(s).breakdown.kv_cache == Approx(modern));
+  s["output_tokens"] = 2;
+  const double seq = 514;
+  s["engine_options"] = json::object();
+  const double modern2 = memory_of(s).breakdown.kv_cache;
+  s["engine_options"] = {{"legacy_kv_cache", true}};
+  CHECK(memory_of(s).breakdown.kv_cache == Approx(modern2 * (1 + (seq - 1) / seq)));
+}
