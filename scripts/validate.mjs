@@ -474,7 +474,7 @@ function cover(c, presets, catalog) {
       return { ...base, skip: 'not scored: the engine reserves a fixed share of the card (gpu_memory_utilization); no model of that budget yet' };
     }
     const read = {
-      peak_memory_allocated: 'peak_allocated', peak_memory_reserved: 'peak_reserved', max_sampled_memory_allocated: 'peak_allocated', nvidia_smi_used: 'peak_total', peak_allocated_plus_context: 'peak_total',
+      peak_memory_allocated: 'peak_allocated', peak_memory_reserved: 'peak_reserved', max_sampled_memory_allocated: 'peak_allocated', nvidia_smi_used: 'peak_total', peak_allocated_plus_context: 'peak_allocated_plus_external',
       vllm_weights_loaded: 'weights', sglang_weights_loaded: 'weights', llamacpp_model_buffer: 'weights', model_file_size: 'weights_all_gpus',
       llamacpp_kv_buffer: 'kv_cache', vllm_kv_cache_tokens: 'kv_tokens', sglang_kv_tokens: 'kv_tokens', vllm_gpu_blocks: 'kv_blocks',
     }[c.metric];
@@ -658,6 +658,8 @@ function predict(cov, est, c, byRun) {
     case 'peak_allocated': return m.figures.allocated_bytes / cov.unitBytes;
     case 'peak_reserved': return m.figures.reserved_bytes / cov.unitBytes;
     case 'peak_total': return m.figures.nvidia_smi_bytes / cov.unitBytes;
+    // optimum benchmark_gptq.py benchmark_memory: allocated_bytes.all.peak + (nvidia-smi peak - reserved_bytes.all.peak).
+    case 'peak_allocated_plus_external': return (m.figures.allocated_bytes + m.figures.nvidia_smi_bytes - m.figures.reserved_bytes) / cov.unitBytes;
     case 'engine': {
       if (!m.engine) return { skip: 'not scored: the estimate has no engine budget for this scenario' };
       const v = ENGINE_READS[c.metric](m.engine);
@@ -1020,7 +1022,8 @@ function markdown(rows, sum, data) {
     'are never pooled. How each metric is compared:', '',
     '- peak memory, by counter: allocated (`max_memory_allocated`, torchtune\'s peak) against `memory.figures.allocated_bytes`;',
     '  reserved (`max_memory_reserved`) against `figures.reserved_bytes`; nvidia-smi / NVML figures against',
-    '  `figures.nvidia_smi_bytes` (for vLLM/SGLang at least their budget); a table that does not say which counter is not scored;',
+    '  `figures.nvidia_smi_bytes` (for vLLM/SGLang at least their budget); optimum\'s GPTQ benchmark figure (peak allocated +',
+    '  NVML peak - peak reserved) against `allocated_bytes + nvidia_smi_bytes - reserved_bytes`; a table that does not say which counter is not scored;',
     '- weights: vLLM\'s "Model loading took" and SGLang\'s weight load against `breakdown.weights` per GPU; GGUF',
     '  model sizes against the whole model\'s weights;',
     '- KV cache: llama.cpp\'s KV buffer against `breakdown.kv_cache`; vLLM/SGLang KV **tokens** (and vLLM GPU',
