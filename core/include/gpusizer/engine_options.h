@@ -78,9 +78,9 @@ struct EngineOptions {
   // How vLLM counts the memory outside PyTorch ("non_torch_memory", engine_accounting.cpp):
   // "increase" (default: vLLM 0.6.5+, PR #10511's memory_profiling, the non-torch memory that grew
   // since the worker's baseline snapshot, so the CUDA context is not in it) or "device" (vLLM 0.6.3 to
-  // 0.6.4.post1, worker.py determine_num_available_blocks: device used (mem_get_info) minus torch's
-  // allocated bytes after the profile, the CUDA context included; its log line reads "Memory profiling
-  // results: ... initial_memory_usage=..., peak_torch_memory=..., non_torch_memory=...").
+  // 0.6.4.post1, worker.py determine_num_available_blocks, and the V1 worker until PR #19312: device
+  // used (mem_get_info) minus torch's allocated bytes after the profile, the CUDA context included;
+  // the 0.6.x log line reads "Memory profiling results: ... initial_memory_usage=..., non_torch_memory=...").
   std::string non_torch_accounting = "increase";
   // Kernel class of MLA + routed-expert models (DeepSeek-V2/V3) for speed (speed.cpp, docs/speed.md
   // "DeepSeek-V3 on SGLang 0.4.1"): "tuned" (default: the roofline's shares, current engines) or
