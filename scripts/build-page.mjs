@@ -2,8 +2,9 @@
 //   hosted   index.html, embed.html, app.js, embed.js, app.css, gpusizer.mjs, gpusizer-wasm.js
 //            (the wasm packed as text, see web/wasm-bytes.js), and gpusizer.wasm for other users
 //            of the module (node, other pages);
-//   offline  gpusizer.html: one file with the CSS, the JS, the glue and the wasm inlined, for
-//            file:// (where module scripts from files are blocked) and no network at all.
+//   offline  gpusizer.html: one file with the CSS inlined and the JS, the glue and the wasm packed
+//            together (OFFLINE_PACKING), for file:// (where module scripts from files are blocked)
+//            and no network at all.
 // All three pages carry the default scenario's memory card, drawn here by the shipped core and the
 // page's own views in both languages (scripts/prerender.mjs), so the first figure paints before
 // any script has run.
@@ -63,6 +64,8 @@ async function main() {
   // Where the static card's capacity label sits (bar.js sets it through CSSOM on the live one).
   await writeFile(join(dist, 'app.css'), (await readFile(join(dist, 'app.css'), 'utf8')).trimEnd() + first.css + '\n');
 
+  // The offline file: the app (with the glue) and the wasm packed together as one LZMA stream
+  // (OFFLINE_PACKING below); a small loader script unpacks them, hands the wasm over and runs the app.
   const offline = await esbuild.build({
     ...common,
     entryPoints: [join(web, 'main.js')],
@@ -71,14 +74,47 @@ async function main() {
       name: 'core-inline',
       setup(b) {
         b.onResolve({ filter: CORE_FILES }, (a) => ({ path: a.path, namespace: 'core' }));
+        b.onResolve({ filter: /^\.\/wasm-bytes\.js$/ }, (a) => ({ path: a.path, namespace: 'core' }));
         b.onLoad({ filter: /.*/, namespace: 'core' }, (a) => ({
-          contents: a.path === './gpusizer.mjs' ? glue : wasmModule, loader: 'js' }));
+          contents: a.path === './gpusizer.mjs' ? glue : OFFLINE_WASM[a.path], loader: 'js' }));
       },
     }],
   });
+  const loader = await esbuild.build({
+    ...common,
+    stdin: { contents: OFFLINE_LOADER, resolveDir: web, loader: 'js' },
+    write: false,
+  });
   const css = await readFile(join(dist, 'app.css'), 'utf8');
-  await writeFile(join(dist, 'gpusizer.html'), inline(index, css, offline.outputFiles[0].text));
+  await writeFile(join(dist, 'gpusizer.html'), inline(index, css, offline.outputFiles[0].text, loader.outputFiles[0].text, wasm));
 }
+
+// OFFLINE_PACKING (issue 14, 2026-12-01): the offline file carries app.js, the glue and the wasm as
+// ONE LZMA stream (base64 in a data block), not the app as gzip-compressed text beside an LZMA-packed
+// wasm: LZMA packs the minified app about a tenth smaller than gzip does, and the app's strings
+// match some of the wasm's. Measured on the same build: the three apart (the app and glue gzipped
+// in the page, the wasm LZMA-packed) 39,140 + 8,029 + 135,471 B; as one stream 176,207 B.
+// The app and the glue the loader runs (its text is pinned by its SHA-256 in the page's CSP), in
+// place of the two modules the hosted page loads: the wasm comes from the loader, not from text.
+const OFFLINE_WASM = {
+  './gpusizer-wasm.js': 'export default "";',
+  './wasm-bytes.js': 'export const wasmFromText = () => globalThis.gpusizerWasm;',
+};
+// The loader, an inline module (so it runs after parsing, as the app did): the stream is the app's
+// UTF-8 text then the wasm; data-js says where the text ends.
+const OFFLINE_LOADER = `import { lzmaDecode } from './lzma.js';
+const block = document.getElementById('gpusizer-packed');
+const binary = atob(block.textContent);
+const packed = new Uint8Array(binary.length);
+for (let i = 0; i < binary.length; i++) packed[i] = binary.charCodeAt(i);
+const bytes = lzmaDecode(packed);
+const split = Number(block.dataset.js);
+globalThis.gpusizerWasm = bytes.slice(split);
+const app = document.createElement('script');
+app.type = 'module';
+app.textContent = new TextDecoder().decode(bytes.subarray(0, split));
+document.body.append(app);
+`;
 
 // The page with the language picker inline in its head (allowed by its hash in the page's CSP),
 // the static figure in place of <!--first-figure-->, and the loading line in both languages.
@@ -125,12 +161,15 @@ function lzmaPack(bytes) {
 // The hosted page with its stylesheet and script inlined, its preloads dropped, and its CSP
 // meta tag replaced by one that allows no request at all (so "works offline" is enforced by the
 // browser, not just hoped) and only the inlined script and style, pinned by their SHA-256.
-function inline(html, css, js) {
+function inline(html, css, js, loaderJs, wasm) {
   // "</script" inside a string would end the inline script; "<\/script" is the same string.
-  const script = js.replace(/<\/(script)/gi, '<\\/$1');
+  const script = loaderJs.replace(/<\/(script)/gi, '<\\/$1');
+  const app = Buffer.from(js, 'utf8');
+  const packed = lzmaPack(Buffer.concat([app, wasm])).toString('base64');
   const style = css.trim();
   const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-  const csp = `default-src 'none'; script-src ${hash(script)} ${scriptHash(LANG_SCRIPT)} 'wasm-unsafe-eval'; style-src ${hash(style)}; img-src data:; base-uri 'none'; form-action 'none'`;
+  // The app's hash: the loader inserts it as an inline module, which the CSP checks like any other.
+  const csp = `default-src 'none'; script-src ${hash(script)} ${hash(js)} ${scriptHash(LANG_SCRIPT)} 'wasm-unsafe-eval'; style-src ${hash(style)}; img-src data:; base-uri 'none'; form-action 'none'`;
   const stylesheet = '<link rel="stylesheet" href="app.css">';
   const module = '<script type="module" src="app.js"></script>';
   const policy = /<meta http-equiv="Content-Security-Policy" content="[^"]*">/;
@@ -141,12 +180,13 @@ function inline(html, css, js) {
     throw new Error('web/index.html refers to a file that gpusizer.html would not carry');
   }
   // Replacer functions: the minified code holds "$&"-like sequences that a string would expand.
-  // The script (the app and the packed wasm, ~95 % of the file) goes last in the body: a module runs
+  // The packed app and wasm (~95 % of the file) and their loader go last in the body: a module runs
   // after parsing wherever it stands, and the parser then reaches the static figure without first
   // tokenizing 350 KB of script (first paint 50-80 ms sooner, median of 15 runs, 2026-11-30).
   if (!shell.includes('</body>')) throw new Error('web/index.html has no </body> to put the inlined script before');
   return shell.replace(stylesheet, () => `<style>${style}</style>`).replace(module, '')
-    .replace('</body>', () => `<script type="module">${script}</script>\n</body>`);
+    .replace('</body>', () => `<script type="application/octet-stream" id="gpusizer-packed" data-js="${app.length}">${packed}</script>\n`
+      + `<script type="module">${script}</script>\n</body>`);
 }
 
 await main();

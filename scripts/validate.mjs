@@ -314,6 +314,10 @@ function genericScenario(c, model, catalog) {
     // vLLM's sampler path (engine_options.sampler) as the case's log or version shows it: each
     // vLLM case of the data carries it in extra.sampler with its evidence in extra.sampler_evidence.
     if (s.engine === 'vllm' && c.extra && c.extra.sampler) eo.sampler = c.extra.sampler;
+    // Which TP worker's log line the figure is, and how that vLLM version counts non-torch memory
+    // (engine_options.tp_worker / non_torch_accounting), where the case's extra states them with evidence.
+    if (s.engine === 'vllm' && c.extra && c.extra.tp_worker) eo.tp_worker = c.extra.tp_worker;
+    if (s.engine === 'vllm' && c.extra && c.extra.non_torch_accounting) eo.non_torch_accounting = c.extra.non_torch_accounting;
     if (Object.keys(eo).length && ['vllm', 'sglang'].includes(s.engine)) s.engine_options = eo;
     // Tensor-parallel all-reduces through NCCL (vLLM --disable-custom-all-reduce, or an engine whose layers call
     // NCCL directly, as the case's measures cite): any serving engine.

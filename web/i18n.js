@@ -310,6 +310,14 @@ const STRINGS = {
   layoutMany: ['{n} GPUs', '{n} 张 GPU'],
   ttftOne: ['Time to first token (one request)', '首 token 延迟（单个请求）'],
   ttftBatch: ['Time to first token (last of a batch of {n} arriving together)', '首 token 延迟（{n} 个请求同时到达，最后一个）'],
+  // The serving curve (issue 12, point 4): the core's throughput.curve.
+  curve: ['As concurrency grows', '随并发增长'],
+  curveHint: ['Requests arriving together and decoding together, each with this prompt and output length, up to what the KV cache holds. Time to first token: the mean over those requests, their prompts prefilled in turn.',
+    '同时到达并一起解码的请求数，每个请求的输入与输出长度同上，直到 KV 缓存放满为止。首 token 延迟：这些请求的平均值（提示词依次预填充）。'],
+  'col.concurrency': ['Concurrent requests', '并发请求数'],
+  'col.ttft': ['Time to first token', '首 token 延迟'],
+  'col.tpot': ['Time per output token', '每个输出 token 耗时'],
+  'col.outRate': ['Output tokens/s', '输出 token/s'],
   // Errors (issue 14, point 6): one message at the input, results kept but marked stale.
   staleNote: ['These results are for the last valid input: fix the marked field to update them.',
     '以下结果对应上一次有效输入：请先修正标出的输入项。'],
@@ -570,6 +578,7 @@ export const money = (value, currency) =>
 export const rate = (tokensPerS) => `${int(tokensPerS)} tokens/s`;
 export const hours = (h) => `${fixed(h, h < 10 ? 2 : h < 100 ? 1 : 0)} ${lang === 'zh' ? '小时' : 'h'}`;
 export const seconds = (s) => `${fixed(s, s < 10 ? 2 : 1)} s`;
+export const millis = (s) => `${fixed(s * 1000, s < 0.1 ? 1 : 0)} ms`;
 export const bytesPerS = (b) => `${fixed(b / 1e12, 2)} TB/s`;
 export const kib = (bytes) => `${fixed(bytes / 1024, bytes % 1024 ? 1 : 0)} KiB`;
 export const gb = (bytes) => `${fixed(bytes / 1e9, 1)} GB`;

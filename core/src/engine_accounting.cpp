@@ -107,9 +107,20 @@ std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, con
     // its output hidden states (and the sampled rows) stay alive: the peak is the larger of the two.
     // V0's execute_model runs forward, logits and sampler in the same order.
     const double hidden = d(e.max_num_batched_tokens + seqs) * d(s.model.hidden) * kActivationBytes;
-    const double sampler = d(seqs) * d(s.model.vocab) * vllm_sampler_bytes_per_entry(o.sampler);
+    double sampler = d(seqs) * d(s.model.vocab) * vllm_sampler_bytes_per_entry(o.sampler);
+    // V0's non-driver tensor-parallel workers stop after compute_logits ("Only perform sampling in
+    // the driver worker", vllm/worker/model_runner.py execute_model): what they hold past the forward
+    // is their lm_head shard of the sampled rows, seqs x vocab / tp in the model dtype, before
+    // LogitsProcessor gathers it to the driver (tensor_model_parallel_gather).
+    if (o.sampler == "v0" && o.tp_worker == "non-driver" && s.tp > 1) {
+      sampler = d(seqs) * std::ceil(d(s.model.vocab) / d(s.tp)) * kActivationBytes;
+    }
     e.activation_peak_bytes = std::max(forward_bytes(s, e.max_num_batched_tokens), hidden + sampler);
     e.non_torch_bytes = kVllmNonTorchBytes + (multi ? kNcclBytes + kCustomAllReduceBytes : 0);
+    // vLLM 0.6.3-0.6.4 (worker.py determine_num_available_blocks): non_torch = device used
+    // (mem_get_info) - torch.cuda.memory_stats()["allocated_bytes.all.current"] after the profile
+    // and empty_cache, which holds the process's CUDA context as well (catalog cuda_context_bytes).
+    if (o.non_torch_accounting == "device") e.non_torch_bytes += gpu->cuda_context_bytes;
     e.budget_bytes = e.fraction * total;
     // vLLM: available KV = requested memory - (weights + peak activation + non-torch).
     e.kv_cache_bytes = std::max(0.0, e.budget_bytes - e.weights_bytes - e.activation_peak_bytes - e.non_torch_bytes);

@@ -34,6 +34,8 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
   if (auto v = r.choice("awq_kernel", {"gemm", "gemv"})) o.awq_kernel = *v;
   o.disable_custom_all_reduce = r.boolean("disable_custom_all_reduce");
   if (auto v = r.choice("sampler", {"flashinfer", "pytorch-native", "v0"})) o.sampler = *v;
+  if (auto v = r.choice("tp_worker", {"driver", "non-driver"})) o.tp_worker = *v;
+  if (auto v = r.choice("non_torch_accounting", {"increase", "device"})) o.non_torch_accounting = *v;
   if (auto v = r.choice("mla_moe_kernels", {"tuned", "triton"})) o.mla_moe_kernels = *v;
   o.dp_attention = r.boolean("dp_attention");
   if (auto v = r.choice("quant_kernel", {"exllama", "exllamav2", "cuda-old", "exllama-standalone"})) o.quant_kernel = *v;

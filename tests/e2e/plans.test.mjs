@@ -58,3 +58,24 @@ test('in Chinese the new views are translated', async () => {
   assert.deepEqual(problems, []);
   await close();
 });
+
+test('serving as concurrency grows: the core\'s curve, the scenario\'s batch marked, in both languages', async () => {
+  const { page, problems, close } = await open('#model=llama-3.1-8b&gpu=a100-80gb&seq_len=1024&batch=8');
+  const curve = page.locator('details.curve');
+  await curve.locator('summary').click();
+  const rows = await curve.locator('tbody tr').evaluateAll((els) => els.map((e) => [...e.children].map((c) => c.textContent)));
+  assert.ok(rows.length >= 5, `${rows.length} rows`);
+  const batches = rows.map((r) => Number(r[0].replace(/,/g, '')));
+  assert.deepEqual(batches, [...batches].sort((a, b) => a - b), 'concurrency ascends');
+  const rates = rows.map((r) => Number(r[3].replace(/[^0-9]/g, '')));
+  assert.ok(rates.at(-1) > rates[0] * 4, `throughput grows with concurrency: ${rates}`);
+  assert.match(rows[0][2], /^\d+(\.\d)? ms$/);
+  assert.equal(await curve.locator('tr[aria-current="true"] th').textContent(), '8');
+  assert.deepEqual(problems, []);
+  await close();
+  const zh = await open('#model=llama-3.1-8b&gpu=a100-80gb&seq_len=1024&batch=8', 'zh-CN');
+  await zh.page.locator('details.curve summary').click();
+  assert.match(await zh.page.locator('details.curve').textContent(), /随并发增长.*并发请求数.*每个输出 token 耗时/s);
+  assert.deepEqual(zh.problems, []);
+  await zh.close();
+});

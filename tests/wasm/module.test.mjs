@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createHash } from 'node:crypto';
 import { wasmFromText } from '../../web/wasm-bytes.js';
+import { lzmaDecode } from '../../web/lzma.js';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '../../dist');
 const { default: createGpusizer } = await import(pathToFileURL(join(dist, 'gpusizer.mjs')).href);
@@ -22,9 +24,17 @@ test('the wasm the pages carry as text is byte for byte dist/gpusizer.wasm', asy
   assert.deepEqual(wasmFromText(wasmText), wasmFile);
 });
 
-test('the offline page inlines that same wasm', async () => {
+// The offline page packs its app and the wasm as one LZMA stream (scripts/build-page.mjs): the
+// wasm part is the same bytes, and the app part is the script its CSP allows by hash.
+test('the offline page carries that same wasm, after the app its CSP allows', async () => {
   const html = await readFile(join(dist, 'gpusizer.html'), 'utf8');
-  assert.ok(html.includes(wasmText), 'dist/gpusizer.html lacks the payload of dist/gpusizer-wasm.js');
+  const [, split, text] = /<script type="application\/octet-stream" id="gpusizer-packed" data-js="(\d+)">([^<]*)<\/script>/.exec(html)
+    ?? assert.fail('dist/gpusizer.html has no packed app and wasm');
+  const bytes = lzmaDecode(new Uint8Array(Buffer.from(text, 'base64')));
+  assert.deepEqual(bytes.slice(Number(split)), wasmFile);
+  const hash = createHash('sha256').update(bytes.subarray(0, Number(split))).digest('base64');
+  const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)[1];
+  assert.ok(policy.includes(`'sha256-${hash}'`), 'the CSP of dist/gpusizer.html does not allow the packed app');
 });
 
 for (const [name, load] of Object.entries(flavours)) {

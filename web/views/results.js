@@ -3,7 +3,7 @@
 // type of the catalog; and the assumptions with their sources.
 import { h, replace } from '../dom.js';
 import { PARTS, memoryBar } from '../bar.js';
-import { bytesPerS, compact, errorText, gb, gib, gibGb, hours, int, kib, percent, rate, reason, seconds, t, warning } from '../i18n.js';
+import { bytesPerS, compact, errorText, gb, gib, gibGb, hours, int, kib, millis, percent, rate, reason, seconds, t, warning } from '../i18n.js';
 
 // Marks what a view shows as stale (an input is in error): dimmed, with a line saying why, and
 // left otherwise as it was. CSSOM, not a style attribute: the hosted page's CSP allows no inline style.
@@ -118,7 +118,22 @@ function speedCard({ throughput: tp, time, gpu }, batch) {
     time && fact(t('gpuHours'), hours(time.gpu_hours)),
     tp?.bandwidth_utilization > 0 && fact(t('mbu'), percent(tp.bandwidth_utilization)),
     tp?.flops_utilization > 0 && fact(t('mfu'), percent(tp.flops_utilization))));
+  if (tp?.curve?.length > 1) card.append(curveTable(tp.curve, batch));
   return card;
+}
+
+// Serving as concurrency grows to what the KV cache holds (the core's throughput.curve); the
+// scenario's own batch is marked.
+function curveTable(curve, batch) {
+  return h('details', { class: 'curve' }, h('summary', {}, t('curve')),
+    h('p', { class: 'hint' }, t('curveHint')),
+    h('div', { class: 'scroll' }, h('table', { class: 'data curve' },
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col', class: 'num' }, t('col.concurrency')), h('th', { scope: 'col', class: 'num' }, t('col.ttft')),
+        h('th', { scope: 'col', class: 'num' }, t('col.tpot')), h('th', { scope: 'col', class: 'num' }, t('col.outRate')))),
+      h('tbody', {}, curve.map((p) => h('tr', { 'aria-current': p.batch === batch ? 'true' : null },
+        h('th', { scope: 'row', class: 'num' }, int(p.batch)), h('td', { class: 'num' }, seconds(p.ttft_s)),
+        h('td', { class: 'num' }, millis(p.tpot_s)), h('td', { class: 'num' }, rate(p.output_tokens_per_s))))))));
 }
 
 // Each warning worded in the page's language from its code and values (i18n.js warning()).

@@ -69,6 +69,19 @@ struct EngineOptions {
   // full-vocabulary sort of v0.8-v0.11 and of VLLM_USE_FLASHINFER_SAMPLER=0 before the Triton path),
   // "v0" (the V0 engine's model_executor/layers/sampler.py, vLLM before 0.8).
   std::string sampler = "flashinfer";
+  // Which tensor-parallel worker's start-up log a vLLM figure is (engine_accounting.cpp): "driver"
+  // (default: rank 0, the busiest GPU) or "non-driver" (a VllmWorkerProcess). Only the V0 engine
+  // (sampler "v0") tells them apart: its ModelRunner.execute_model returns after compute_logits on
+  // the non-driver workers ("Only perform sampling in the driver worker", vllm/worker/model_runner.py),
+  // so their profile run holds no sampler. V1 workers all sample.
+  std::string tp_worker = "driver";
+  // How vLLM counts the memory outside PyTorch ("non_torch_memory", engine_accounting.cpp):
+  // "increase" (default: vLLM 0.6.5+, PR #10511's memory_profiling, the non-torch memory that grew
+  // since the worker's baseline snapshot, so the CUDA context is not in it) or "device" (vLLM 0.6.3 to
+  // 0.6.4.post1, worker.py determine_num_available_blocks, and the V1 worker until PR #19312: device
+  // used (mem_get_info) minus torch's allocated bytes after the profile, the CUDA context included;
+  // the 0.6.x log line reads "Memory profiling results: ... initial_memory_usage=..., non_torch_memory=...").
+  std::string non_torch_accounting = "increase";
   // Kernel class of MLA + routed-expert models (DeepSeek-V2/V3) for speed (speed.cpp, docs/speed.md
   // "DeepSeek-V3 on SGLang 0.4.1"): "tuned" (default: the roofline's shares, current engines) or
   // "triton" (SGLang v0.4.1 / v0.4.1.post2: Triton MLA attention and Triton fused MoE with
