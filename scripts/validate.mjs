@@ -360,6 +360,9 @@ function genericScenario(c, model, catalog) {
       for (const k of ['quant_max_input_len', 'quant_max_batch_size']) if (Number.isInteger(o[k])) q[k] = o[k];
       if (Object.keys(q).length) s.engine_options = { ...(s.engine_options || {}), ...q };
     }
+    // Which linears the checkpoint quantizes (engine_options.quant_scope: Meta's FBGEMM FP8 405B keeps
+    // attention and the first and last layers 16-bit; docs/methodology.md "Quantized-kernel buffers").
+    if (typeof o.quant_scope === 'string') s.engine_options = { ...(s.engine_options || {}), quant_scope: o.quant_scope };
     // A figure summed over the GPUs of a device_map split: each device's buffers and peak count once each.
     if (s.engine === 'transformers' && o.summed_over_gpus && (c.gpu_count || 1) > 1) {
       s.engine_options = { ...(s.engine_options || {}), summed_devices: c.gpu_count };

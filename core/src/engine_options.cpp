@@ -39,6 +39,7 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
   if (auto v = r.choice("mla_moe_kernels", {"tuned", "triton"})) o.mla_moe_kernels = *v;
   o.dp_attention = r.boolean("dp_attention");
   if (auto v = r.choice("quant_kernel", {"exllama", "exllamav2", "cuda-old", "exllama-standalone"})) o.quant_kernel = *v;
+  if (auto v = r.choice("quant_scope", {"all", "mlp-inner"})) o.quant_scope = *v;
   o.act_order = r.boolean("act_order");
   if (auto v = r.integer("group_size", -1, 1 << 20)) {
     if (*v == 0) throw_input_error("engine_options.group_size", "must be positive or -1 (one group per column)", "range");

@@ -203,7 +203,7 @@ double runtime_bytes(const Scenario& s, const Gpu* gpu) {
 MemoryEstimate inference_memory(const Scenario& s, const Gpu* gpu) {
   MemoryEstimate m;
   // The checkpoint's group size against the format's default of 128 (memory_quant.cpp).
-  m.breakdown.weights = weights_per_gpu(s, s.weights) + quant_group_size_delta_bytes(s);
+  m.breakdown.weights = weights_per_gpu(s, s.weights) + quant_group_size_delta_bytes(s) + quant_scope_delta_bytes(s);
   m.breakdown.kv_cache = kv_cache_bytes(s, &m.kv_bytes_per_token);
   if (s.engine == Engine::Transformers && s.engine_options.legacy_kv_cache.value_or(false) && s.seq_len > 1 &&
       s.output_tokens > 1) {

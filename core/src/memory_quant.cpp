@@ -96,6 +96,31 @@ double quant_group_size_delta_bytes(const Scenario& s) {
   return delta * layer_share(s);
 }
 
+double quant_scope_model_delta_bytes(const Scenario& s) {
+  if (!is_quantized(s.weights) || s.engine_options.quant_scope.value_or("all") != "mlp-inner") return 0;
+  const Architecture& a = s.model;
+  const double layers = static_cast<double>(a.layers);
+  if (layers <= 0) return 0;
+  // The format's own bytes per linear weight, scales included (precision.cpp weight_bytes).
+  const ParamCounts p = count_params(a);
+  const double quantized = p.linear > 0 ? weight_bytes(a, s.weights).linear / p.linear : 2;
+  // transformers' FBGEMM FP8 conversion of Llama 3.1 405B ("As defined by Meta, we don't quantize the
+  // first and last layers as well as the lm_head. Also, we don't quantize the self_attn layers"):
+  // modules_to_not_convert = model.layers.0, model.layers.{L-1}, lm_head, model.layers.{1..L-2}.self_attn.
+  // So every attention linear and the first and last layers' other linears stay 16-bit (the lm_head
+  // already is in precision.cpp's fp8 layout).
+  double kept = 0;
+  for (const LinearModule& m : linear_modules(a)) {
+    if (m.group == "router") continue;
+    const double weights = static_cast<double>(m.in) * static_cast<double>(m.out);
+    const double copies = static_cast<double>(m.count);
+    kept += weights * (m.group == "attention" ? copies : copies * std::min(2.0, layers) / layers);
+  }
+  return kept * (kFp16Bytes - quantized);  // bf16 checkpoints keep 2 bytes per weight
+}
+
+double quant_scope_delta_bytes(const Scenario& s) { return quant_scope_model_delta_bytes(s) * layer_share(s); }
+
 double quant_kernel_buffer_bytes(const Scenario& s) {
   if (!is_group_quant(s.weights) || s.engine_options.quant_kernel == std::nullopt) return 0;
   const std::string& k = kernel(s);

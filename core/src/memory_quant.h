@@ -10,6 +10,11 @@ namespace gpusizer {
 // adds against precision.cpp's group of 128 (negative for larger groups); 0 for other formats.
 double quant_group_size_delta_bytes(const Scenario& s);
 
+// Weight bytes that engine_options.quant_scope "mlp-inner" (Meta's FBGEMM FP8 recipe) keeps 16-bit
+// beyond the all-linear layout of s.weights: the whole model, and on the busiest GPU.
+double quant_scope_model_delta_bytes(const Scenario& s);
+double quant_scope_delta_bytes(const Scenario& s);
+
 // Buffers a quantized kernel allocates once per device at load (engine_options.quant_kernel):
 // exllama v1 temp_dq / temp_state, ExLlamaV2 scratch space, turboderp ExLlama's temp buffers.
 double quant_kernel_buffer_bytes(const Scenario& s);

@@ -9,6 +9,7 @@
 #include "gpusizer/error.h"
 #include "gpusizer/memory_training.h"
 #include "gpusizer/precision.h"
+#include "memory_quant.h"
 #include "speed_dp_attention.h"
 
 namespace gpusizer {
@@ -161,6 +162,9 @@ ModelCosts model_costs(const Scenario& s) {
   ModelCosts c;
   c.expert_bytes = w.linear * expert_share;
   c.dense_bytes = w.linear - c.expert_bytes + w.other + (a.tied_embeddings ? w.embedding : w.lm_head);
+  // Modules a checkpoint keeps 16-bit beside its quantized ones (engine_options.quant_scope,
+  // memory_quant.cpp) are read as such every step.
+  c.dense_bytes += quant_scope_model_delta_bytes(s);
   c.head_flops = 2.0 * static_cast<double>(a.vocab) * static_cast<double>(a.hidden);
   c.matmul_flops = 2 * p.linear_active + c.head_flops;
   c.gate_up_flops = 2 * gate_up;

@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "gpusizer/error.h"
+#include "gpusizer/architecture.h"
 #include "gpusizer/estimate.h"
+#include "gpusizer/precision.h"
 
 using namespace gpusizer;
 using nlohmann::json;
@@ -113,4 +115,33 @@ TEST_CASE("Legacy tuple KV cache: no copy when generate() stops after the prefil
   const double modern2 = memory_of(s).breakdown.kv_cache;
   s["engine_options"] = {{"legacy_kv_cache", true}};
   CHECK(memory_of(s).breakdown.kv_cache == Approx(modern2 * (1 + (seq - 1) / seq)));
+}
+
+TEST_CASE("quant_scope mlp-inner: Meta's FP8 405B keeps attention and the first and last layers 16-bit", "[memory][quant]") {
+  // transformers' FBGEMM FP8 conversion of Llama 3.1 405B: modules_to_not_convert = model.layers.0,
+  // model.layers.125, lm_head, model.layers.{1..124}.self_attn. Attention per layer: q, o 16384 x 16384,
+  // k, v 16384 x 1024 (8 KV heads of 128); MLP: gate, up, down 16384 x 53248.
+  json s = {{"model", "llama-3.1-405b"}, {"engine", "vllm"}, {"weights", "fp8"}, {"gpu", "h100-80gb"}, {"gpus", 8}, {"tp", 8},
+            {"batch", 1}, {"seq_len", 4096}};
+  const Estimate all = estimate(parse_scenario(s));
+  s["engine_options"] = {{"quant_scope", "mlp-inner"}};
+  const Estimate scoped = estimate(parse_scenario(s));
+  const Architecture& a = *find_preset("llama-3.1-405b");
+  const double fp8_per_weight = weight_bytes(a, WeightFormat::Fp8).linear / count_params(a).linear;
+  const double kept = 126 * 16384.0 * (2 * 16384 + 2 * 1024) + 2 * 3 * 16384.0 * 53248;
+  CHECK(scoped.memory.breakdown.weights - all.memory.breakdown.weights == Approx(kept * (2 - fp8_per_weight) / 8));
+  // The 16-bit modules are read every decode step too.
+  CHECK(scoped.throughput->decode_tokens_per_s < all.throughput->decode_tokens_per_s);
+  s["engine_options"]["quant_scope"] = "all";
+  CHECK(estimate(parse_scenario(s)).memory.breakdown.weights == Approx(all.memory.breakdown.weights));
+  // 16-bit weights have nothing to keep.
+  s["weights"] = "bf16";
+  s["engine_options"]["quant_scope"] = "mlp-inner";
+  s["gpus"] = 16;
+  s["pp"] = 2;
+  json bf16_all = s;
+  bf16_all.erase("engine_options");
+  CHECK(estimate(parse_scenario(s)).memory.breakdown.weights == Approx(estimate(parse_scenario(bf16_all)).memory.breakdown.weights));
+  s["engine_options"]["quant_scope"] = "attention";
+  CHECK(error_field(s) == "engine_options.quant_scope");
 }

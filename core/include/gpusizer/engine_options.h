@@ -103,6 +103,10 @@ struct EngineOptions {
   std::optional<bool> act_order;
   // GPTQ/AWQ group size of the checkpoint (default 128, precision.cpp); -1: one group per column.
   std::optional<int64_t> group_size;
+  // Which linear modules the checkpoint quantizes: "all" (default: every linear in s.weights' format)
+  // or "mlp-inner" (Meta's FBGEMM FP8 recipe for Llama 3.1 405B: the MLP linears of layers 1..L-2 only;
+  // attention, the first and last layers and the lm_head stay 16-bit; memory_quant.cpp).
+  std::optional<std::string> quant_scope;
   // max_input_len / max_batch_size the exllama kernels size their buffers for (default 2048 / 8).
   std::optional<int64_t> quant_max_input_len;
   std::optional<int64_t> quant_max_batch_size;
