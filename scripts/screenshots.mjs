@@ -35,6 +35,14 @@ for (const shot of SHOTS) {
     await page.locator(`${shot.open} > summary`).click();
     await page.waitForSelector(`${shot.element} table`);
   }
+  // A full-page picture shows every section as a reader scrolling would see it: the sections below the
+  // memory card are rendered only near the viewport (content-visibility: auto in web/app.css), which a
+  // single capture of the whole page never reaches.
+  if (shot.fullPage) {
+    await page.evaluate(() => {  // through CSSOM: the page's CSP allows no inline style sheet
+      for (const id of ['ranking', 'prices', 'launch', 'lookup']) document.getElementById(id).style.contentVisibility = 'visible';
+    });
+  }
   const path = join(out, `${shot.name}.png`);
   if (shot.element) await page.locator(shot.element).first().screenshot({ path });
   else await page.screenshot({ path, fullPage: shot.fullPage ?? false });
