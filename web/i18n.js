@@ -368,6 +368,7 @@ const STRINGS = {
   'e.required': ['is required', '必填'],
   'e.config_missing': ['is missing from config.json', 'config.json 中缺少此项'],
   'e.below_one': ['must be below 1', '必须小于 1'],
+  'e.group_size_zero': ['must be positive or -1 (one group per column)', '应为正数，或 -1（每列一组）'],
   'e.no_fitting_plan': ['no catalog plan fits this scenario: relax the filters', '目录中没有放得下该场景的方案：请放宽筛选条件'],
   'e.no_plan_for_instance': ['no plan for instance type “{instance}”', '实例类型“{instance}”没有可用方案（未知、被筛选掉或不是按需计费）'],
   'e.catalog_instance_name': ['“{name}” is a catalog instance type: give yours another name', '“{name}”是目录中的实例类型：请给你的实例另起名字（或在价格表中修改它的价格）'],

@@ -42,7 +42,7 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
   if (auto v = r.choice("quant_scope", {"all", "mlp-inner"})) o.quant_scope = *v;
   o.act_order = r.boolean("act_order");
   if (auto v = r.integer("group_size", -1, 1 << 20)) {
-    if (*v == 0) throw_input_error("engine_options.group_size", "must be positive or -1 (one group per column)", "range");
+    if (*v == 0) throw_input_error("engine_options.group_size", "must be positive or -1 (one group per column)", "group_size_zero");
     o.group_size = v;
   }
   o.quant_max_input_len = r.integer("quant_max_input_len", 1, kMaxTokens);
