@@ -50,9 +50,6 @@ bool shares_previous_input(const Architecture& a, std::string_view name) {
   return name == "kv_a" && a.mla.q_lora_rank > 0;
 }
 
-double stage_layer_share(const Scenario& s) {
-  return d(layers_on_busiest_stage(s)) / d(s.model.layers) / d(s.tp);
-}
 
 }  // namespace
 
@@ -109,8 +106,7 @@ bool single_quant(const Scenario& s) {
 // Bytes per parameter of a 4-bit linear as the run stores it.
 double four_bit_bytes_per_param(const Scenario& s) {
   if (single_quant(s)) return kNf4SingleQuantBytes;
-  const ParamCounts p = count_params(s.model);
-  return p.linear > 0 ? weight_bytes(s.model, s.weights).linear / p.linear : kHalf;
+  return linear_bytes_per_weight(s.model, s.weights);
 }
 }  // namespace
 
@@ -122,8 +118,7 @@ double lightning_bnb_head_weight_delta(const Scenario& s) {
 double bnb_single_quant_weight_delta(const Scenario& s) {
   if (!single_quant(s)) return 0;
   const ParamCounts p = count_params(s.model);
-  const double double_quant = p.linear > 0 ? weight_bytes(s.model, s.weights).linear / p.linear : 0;
-  return p.linear * stage_layer_share(s) * (kNf4SingleQuantBytes - double_quant);
+  return p.linear * stage_layer_share(s) * (kNf4SingleQuantBytes - linear_bytes_per_weight(s.model, s.weights));
 }
 
 double bnb_dequant_copy_bytes(const Scenario& s) {

@@ -126,7 +126,7 @@ double awq_qkv_bytes(const Scenario& s) {
   const Architecture& a = s.model;
   const ParamCounts p = count_params(a);
   if (p.linear <= 0) return 0;
-  const double per_param = weight_bytes(a, s.weights).linear / p.linear;
+  const double per_param = linear_bytes_per_weight(a, s.weights);
   double qkv = 0;
   for (const LinearModule& m : linear_modules(a)) {
     if (m.name == "q" || m.name == "k" || m.name == "v") {
@@ -173,6 +173,11 @@ double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
 
 int64_t layers_on_busiest_stage(const Scenario& s) {
   return (s.model.layers + s.pp - 1) / s.pp;
+}
+
+double stage_layer_share(const Scenario& s) {
+  return static_cast<double>(layers_on_busiest_stage(s)) / static_cast<double>(s.model.layers) /
+         static_cast<double>(s.tp);
 }
 
 double weights_per_gpu(const Scenario& s, WeightFormat format) {

@@ -44,10 +44,6 @@ bool is_group_quant(WeightFormat f) {
 }
 
 // Share of the model's layers on the busiest GPU and the TP split, as weights_per_gpu applies them.
-double layer_share(const Scenario& s) {
-  return static_cast<double>(layers_on_busiest_stage(s)) / static_cast<double>(s.model.layers) /
-         static_cast<double>(s.tp);
-}
 
 // The largest quantized linear (in x out elements) on one GPU.
 double largest_linear(const Scenario& s, double* in_out_max, double* out_max) {
@@ -93,7 +89,7 @@ double quant_group_size_delta_bytes(const Scenario& s) {
     delta += static_cast<double>(m.count) * static_cast<double>(m.out) * (groups - in / kDefaultGroup) *
              (kScaleBits + zero_bits) / 8;
   }
-  return delta * layer_share(s);
+  return delta * stage_layer_share(s);
 }
 
 double quant_scope_model_delta_bytes(const Scenario& s) {
@@ -102,8 +98,7 @@ double quant_scope_model_delta_bytes(const Scenario& s) {
   const double layers = static_cast<double>(a.layers);
   if (layers <= 0) return 0;
   // The format's own bytes per linear weight, scales included (precision.cpp weight_bytes).
-  const ParamCounts p = count_params(a);
-  const double quantized = p.linear > 0 ? weight_bytes(a, s.weights).linear / p.linear : 2;
+  const double quantized = linear_bytes_per_weight(a, s.weights);
   // transformers' FBGEMM FP8 conversion of Llama 3.1 405B ("As defined by Meta, we don't quantize the
   // first and last layers as well as the lm_head. Also, we don't quantize the self_attn layers"):
   // modules_to_not_convert = model.layers.0, model.layers.{L-1}, lm_head, model.layers.{1..L-2}.self_attn.
@@ -119,7 +114,7 @@ double quant_scope_model_delta_bytes(const Scenario& s) {
   return kept * (kFp16Bytes - quantized);  // bf16 checkpoints keep 2 bytes per weight
 }
 
-double quant_scope_delta_bytes(const Scenario& s) { return quant_scope_model_delta_bytes(s) * layer_share(s); }
+double quant_scope_delta_bytes(const Scenario& s) { return quant_scope_model_delta_bytes(s) * stage_layer_share(s); }
 
 double quant_kernel_buffer_bytes(const Scenario& s) {
   if (!is_group_quant(s.weights) || s.engine_options.quant_kernel == std::nullopt) return 0;

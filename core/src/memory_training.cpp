@@ -68,10 +68,6 @@ double largest_unit_params(const Scenario& s) {
 
 bool is_lora(const Scenario& s) { return s.task == Task::Lora || s.task == Task::Qlora; }
 
-// Share of the model's layers (and adapters) on the busiest pipeline stage and TP rank.
-double stage_share(const Scenario& s) {
-  return d(layers_on_busiest_stage(s)) / d(s.model.layers) / d(s.tp);
-}
 
 }  // namespace
 
@@ -148,7 +144,7 @@ namespace {
 ModelStateBytes lora_model_states(const Scenario& s, double* trainable) {
   const Architecture& a = s.model;
   *trainable = lora_params(a, s.training.lora_targets, s.training.lora_rank);
-  const double adapters = *trainable * stage_share(s);
+  const double adapters = *trainable * stage_layer_share(s);
   double factored = 0;  // Adafactor on an r x in matrix keeps r + in values
   for (const LinearModule& m : linear_modules(a)) {
     if (lora_targets_module(m, s.training.lora_targets)) factored += d(m.count) * d(2 * s.training.lora_rank + m.in + m.out);
@@ -190,7 +186,7 @@ double zero3_live_bytes(const Scenario& s) {
   const double block = (p.per_layer_linear_max + p.other / d(s.model.layers)) / d(s.tp);
   // LoRA / QLoRA gather the stored format (NF4 blocks, 16-bit embeddings and head); full training
   // gathers FSDP's 16-bit compute copy (MixedPrecision param_dtype).
-  const double block_bytes = is_lora(s) && p.linear > 0 ? w.linear / p.linear : kHalf;
+  const double block_bytes = is_lora(s) ? linear_bytes_per_weight(s.model, s.weights) : kHalf;
   const double root_bytes = is_lora(s) ? (w.embedding + w.lm_head) / d(s.tp) : kHalf * (p.embedding + p.lm_head) / d(s.tp);
   return root_bytes + block * (2 * block_bytes + grads);
 }
@@ -325,7 +321,7 @@ MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
   const double end = recompute_working_bytes(s) + fsdp_retained_checkpoint_bytes(s);
   const double backward = gradients_freed_between_steps(s) ? std::max(acts, grads + end)
                                                            : grads + std::max(acts, end);
-  const double params = is_lora(s) ? m.trainable_params * stage_share(s)
+  const double params = is_lora(s) ? m.trainable_params * stage_layer_share(s)
                                    : weights_per_gpu(s, WeightFormat::Fp32) / kFp32;
   const double step = grads + optimizer_step_temp_bytes(s, params / (zero >= 1 ? d(s.dp()) : 1));
   // FSDP has resharded every unit by the step (FULL_SHARD frees each unsharded flat parameter in

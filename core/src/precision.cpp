@@ -250,6 +250,11 @@ WeightBytes weight_bytes(const Architecture& arch, WeightFormat f) {
   return w;
 }
 
+double linear_bytes_per_weight(const Architecture& arch, WeightFormat f) {
+  const double linear = count_params(arch).linear;
+  return linear > 0 ? weight_bytes(arch, f).linear / linear : 2;
+}
+
 bool computes_natively(WeightFormat f, const std::string& arch) {
   const bool blackwell = arch == "blackwell";
   switch (f) {

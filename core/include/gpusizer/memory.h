@@ -77,6 +77,8 @@ MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu);
 
 // Pieces shared by both.
 int64_t layers_on_busiest_stage(const Scenario& s);
+// Share of the model's layers on the busiest pipeline stage and TP rank: per-layer bytes x this.
+double stage_layer_share(const Scenario& s);
 // Weights held by the busiest GPU: its stage's layers and the embedding or LM head, split by TP.
 double weights_per_gpu(const Scenario& s, WeightFormat format);
 // CUDA context + BLAS workspace of the card (or the generic default) + engine buffers.

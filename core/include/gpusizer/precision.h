@@ -41,6 +41,9 @@ struct WeightBytes {
   double total() const { return linear + embedding + lm_head + other + vision; }
 };
 WeightBytes weight_bytes(const Architecture& arch, WeightFormat f);
+// Bytes per linear weight in format f, scales included (weight_bytes' linear over the linear
+// parameter count); 2, a 16-bit weight, for a model with no linear weights.
+double linear_bytes_per_weight(const Architecture& arch, WeightFormat f);
 
 // Whether a GPU architecture (Gpu::arch: "volta", "turing", "ampere", "ada", "hopper",
 // "blackwell", "cdna3", "cdna4", ...) has tensor cores that compute in format `f`; otherwise
