@@ -36,10 +36,12 @@ constexpr double kSamplerNativeSortBytes = 2 + 4 + 4 + 8 + 8 + 4 + 8;
 // "top_k_first": top_k_mask_logits' masked fp32 logits 4 and torch.softmax's fp32 probs 4
 // (flashinfer/sampling.py); top_p_sampling_from_probs returns one int32 per row: 2 + 4 + 4 + 4 = 14.
 constexpr double kSamplerFlashInferBytes = 2 + 4 + 4 + 4;
-// "v0": the V0 engine's sampler (model_executor/layers/sampler.py, vLLM before 0.8): 8 vocab-wide
-// fp32 tensors, the figure fitted before the paths were told apart; it matches the V0 activation
-// peak of vllm-project/vllm issue 15815 within 0.2 % (data/validation/mem-vllm-issues.json): 32.
-constexpr double kSamplerV0Bytes = 8 * 4;
+// "v0": the V0 engine's sampler (model_executor/layers/sampler.py, vLLM before 0.8), under the
+// profile run's SamplingParams(top_p=0.99, top_k=vocab-1) (worker/model_runner.py profile_run), at the
+// end of _apply_top_k_top_p, bytes per row and vocabulary entry: the bf16 logits the runner holds 2,
+// their fp32 copy 4, logits_sort 4, logits_idx (int64) 8, top_k_mask 1, probs_sort 4, probs_sum 4,
+// top_p_mask 1, the scattered result 4: 32.
+constexpr double kSamplerV0Bytes = 2 + 4 + 4 + 8 + 1 + 4 + 4 + 1 + 4;
 constexpr double kActivationBytes = 2;  // bf16/fp16 activations
 // Memory outside PyTorch that vLLM's profile attributes to the worker ("non_torch_memory"):
 // cuBLAS/cuBLASLt workspaces and kernel images loaded after the baseline snapshot. Assumption
