@@ -45,32 +45,37 @@ double attention_split_elements(const Architecture& a) {
 }
 
 // One MLP of width i: plain (GELU) keeps the activation's input and output (Korthikanti 8sbh +
-// 8sbh for i = 4h); gated (SwiGLU) keeps gate, up, act(gate) and their product (4 x 2i).
-double mlp_elements(const Architecture& a, double width) {
-  return width * (a.mlp == MlpKind::Gated ? 4 : 2);
+// 8sbh for i = 4h); gated (SwiGLU) keeps gate, up, act(gate) and their product (4 x 2i). The last
+// of these is the down projection's input, which a frozen down projection does not keep (autograd
+// saves a matmul's input only for its weight's gradient: mm's derivative in
+// tools/autograd/derivatives.yaml, mat2: self.mT() ... saved only when mat2 requires grad).
+double mlp_elements(const Architecture& a, double width, bool frozen_base = false) {
+  return width * ((a.mlp == MlpKind::Gated ? 4 : 2) - (frozen_base ? 1 : 0));
 }
 
 // MoE layer: router logits (16-bit) and fp32 routing probabilities per expert; each of the top-k
 // experts gets a dispatched copy of the token, its MLP intermediates and its output; shared
 // experts see every token.
-double moe_split_bytes(const Architecture& a, double eb) {
+double moe_split_bytes(const Architecture& a, double eb, bool frozen) {
   const double h = d(a.hidden);
   const double shared_width = d(a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate);
   const double router = d(a.experts) * (eb + kFp32);
-  const double routed = d(a.experts_per_token) * eb * (2 * h + mlp_elements(a, d(a.expert_intermediate)));
-  return router + routed + d(a.shared_experts) * eb * mlp_elements(a, shared_width);
+  const double routed = d(a.experts_per_token) * eb * (2 * h + mlp_elements(a, d(a.expert_intermediate), frozen));
+  return router + routed + d(a.shared_experts) * eb * mlp_elements(a, shared_width, frozen);
 }
 
 // MLP bytes per token averaged over the layers (DeepSeek/GLM-style leading dense layers).
-double mlp_split_bytes(const Architecture& a, double eb) {
-  const double dense = eb * mlp_elements(a, d(a.intermediate));
+double mlp_split_bytes(const Architecture& a, double eb, bool frozen) {
+  const double dense = eb * mlp_elements(a, d(a.intermediate), frozen);
   if (a.experts == 0) return dense;
   const double moe_layers = d(a.layers - a.dense_layers);
-  return (d(a.dense_layers) * dense + moe_layers * moe_split_bytes(a, eb)) / d(a.layers);
+  return (d(a.dense_layers) * dense + moe_layers * moe_split_bytes(a, eb, frozen)) / d(a.layers);
 }
 
 // LoRA keeps lora_A's r-wide output per targeted module copy (its input is the base input).
 double lora_split_bytes(const Architecture& a, const ActivationLayout& l) {
+  // Under engine_options.adapter_saves the adapters' own tensors are adapter_token_bytes.
+  if (l.frozen_base) return l.adapter_token_bytes;
   if (l.lora_rank <= 0) return 0;
   double modules = 0;
   for (const LinearModule& m : linear_modules(a)) {
@@ -87,9 +92,11 @@ double layer_activation_bytes(const Architecture& a, const ActivationLayout& l) 
   // inputs, the two dropout masks. HF RMSNorm upcasts and saves an fp32 copy of its input.
   const double eb = l.element_bytes;
   const double norm_in = l.fp32_norm_input ? kFp32 * h : eb * h;
-  double replicated = d(a.norms_per_layer) * norm_in + 2 * eb * h;
+  // The attention and MLP inputs (2 x 2sbh) are kept for the q/k/v and up/gate weights' gradients:
+  // a frozen base (engine_options.adapter_saves) does not keep them.
+  double replicated = d(a.norms_per_layer) * norm_in + (l.frozen_base ? 0 : 2 * eb * h);
   if (l.dropout) replicated += 2 * kMaskBytes * h;
-  const double split = eb * attention_split_elements(a) + mlp_split_bytes(a, eb) + lora_split_bytes(a, l);
+  const double split = eb * attention_split_elements(a) + mlp_split_bytes(a, eb, l.frozen_base) + lora_split_bytes(a, l);
   // Scores without FlashAttention: softmax output (2 bytes), and with dropout its mask (1) and
   // the dropped-out scores (2): Korthikanti's 5as^2b.
   const double score_bytes = l.dropout ? 2 * eb + kMaskBytes : eb;
@@ -123,6 +130,8 @@ ActivationLayout activation_layout(const Scenario& s) {
   if (s.task == Task::Lora || s.task == Task::Qlora) {
     l.lora_rank = d(s.training.lora_rank);
     l.lora_targets = s.training.lora_targets;
+    l.frozen_base = peft_frozen_base(s);
+    l.adapter_token_bytes = peft_adapter_token_bytes(s);
   }
   return l;
 }
