@@ -77,7 +77,11 @@ double lora_dropout_layer_bytes(const Scenario& s, double tokens) {
     }
     elements += d(m.in) * d(m.active_count);
   }
-  return tokens * elements / d(a.layers) * (kHalf + kMaskBytes);
+  // With engine_options.adapter_saves the dropped-out input is the adapter-dtype copy that
+  // peft_adapter_token_bytes already counts (the cast input goes through the dropout and lora_A keeps
+  // its output): only the masks are added here.
+  const double per_element = peft_frozen_base(s) ? kMaskBytes : kHalf + kMaskBytes;
+  return tokens * elements / d(a.layers) * per_element;
 }
 
 bool peft_frozen_base(const Scenario& s) {

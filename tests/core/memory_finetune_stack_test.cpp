@@ -192,3 +192,10 @@ TEST_CASE("A frozen base keeps neither the linears' inputs nor the down projecti
 TEST_CASE("adapter_saves refuses an unknown value and names the field", "[training][stack][peft]") {
   CHECK(error_field(llama2_7b("lora", {{"adapter_saves", "fp16-input"}})) == "engine_options.adapter_saves");
 }
+
+TEST_CASE("With fp32 PEFT adapters the LoRA dropout adds only its masks", "[training][stack][peft]") {
+  // The fp32 cast goes through nn.Dropout and lora_A keeps the dropped-out copy, which
+  // peft_adapter_token_bytes counts (4 x in); the dropout adds its 1-byte mask per element (q and v).
+  const Scenario s = scenario("lora", {{"lora_dropout", "per-module"}, {"adapter_saves", "fp32-input"}});
+  CHECK(lora_dropout_layer_bytes(s, kTokens) == Approx(kTokens * 2 * 4096 * 1));
+}
