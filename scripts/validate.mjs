@@ -427,7 +427,9 @@ function genericScenario(c, model, catalog) {
   // Stack options the case's engine_options state (LitGPT rows: docs/methodology.md "Fine-tuning stacks").
   // adapter_saves: what a PEFT method's adapted modules keep with fp32 adapters and no autocast (the
   // peft method-comparison harness; its source notes give each method's layer.py reading).
-  for (const k of ['cross_entropy', 'lora_dropout', 'bnb_quantizer', 'bnb_prev_step_inputs', 'bnb_double_quant', 'adapter_saves']) {
+  // kbit_fp32_upcast: QLoRA prepared by peft's stock prepare_model_for_kbit_training under trl on one
+  // device (fms-acceleration's baseline-peft-bnb; the source's notes give the code path).
+  for (const k of ['cross_entropy', 'lora_dropout', 'bnb_quantizer', 'bnb_prev_step_inputs', 'bnb_double_quant', 'adapter_saves', 'kbit_fp32_upcast']) {
     if (o[k] !== undefined && o[k] !== null) s.engine_options = { ...(s.engine_options || {}), [k]: o[k] };
   }
   // Padding-free collation trains on the samples' real lengths, which the source does not state.

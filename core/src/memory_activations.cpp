@@ -94,9 +94,13 @@ double layer_activation_bytes(const Architecture& a, const ActivationLayout& l) 
   const double norm_in = l.fp32_norm_input ? kFp32 * h : eb * h;
   // The attention and MLP inputs (2 x 2sbh) are kept for the q/k/v and up/gate weights' gradients:
   // a frozen base (engine_options.adapter_saves) does not keep them.
-  double replicated = d(a.norms_per_layer) * norm_in + (l.frozen_base ? 0 : 2 * eb * h);
+  // Under kbit_fp32_upcast the fp32 norm weights make the norms' outputs (the attention and MLP
+  // inputs) fp32, and the 4-bit linears return fp32 for an fp32 input (bitsandbytes 0.43
+  // Linear4bit.forward: out.to(inp_dtype)), so the MLP's tensors are fp32 too.
+  const double stream_eb = l.fp32_stream ? kFp32 : eb;
+  double replicated = d(a.norms_per_layer) * norm_in + (l.frozen_base ? 0 : 2 * stream_eb * h);
   if (l.dropout) replicated += 2 * kMaskBytes * h;
-  const double split = eb * attention_split_elements(a) + mlp_split_bytes(a, eb, l.frozen_base) + lora_split_bytes(a, l);
+  const double split = eb * attention_split_elements(a) + mlp_split_bytes(a, stream_eb, l.frozen_base) + lora_split_bytes(a, l);
   // Scores without FlashAttention: softmax output (2 bytes), and with dropout its mask (1) and
   // the dropped-out scores (2): Korthikanti's 5as^2b.
   const double score_bytes = l.dropout ? 2 * eb + kMaskBytes : eb;
@@ -132,6 +136,7 @@ ActivationLayout activation_layout(const Scenario& s) {
     l.lora_targets = s.training.lora_targets;
     l.frozen_base = peft_frozen_base(s);
     l.adapter_token_bytes = peft_adapter_token_bytes(s);
+    l.fp32_stream = s.task == Task::Qlora && s.engine_options.kbit_fp32_upcast.value_or(false);
   }
   return l;
 }
@@ -192,11 +197,17 @@ double training_activation_bytes(const Scenario& s) {
   const double layer = layer_activation_bytes(s.model, l);
   const bool full = s.training.grad_checkpointing == Checkpointing::Full;
   const double stored = full ? checkpoint_activation_bytes(s.model, l) : layer;
+  // kbit_fp32_upcast: from the second layer on, each layer's input (what full recomputation keeps) is
+  // the fp32 residual stream (the first layer's MLP adds its fp32 output to the bf16 embedding):
+  // 2 more bytes per element than the 16-bit input checkpoint_activation_bytes counts.
+  const double fp32_inputs = full && l.fp32_stream
+      ? std::max(0.0, d(layers_on_busiest_stage(s)) - 1) * checkpoint_activation_bytes(s.model, l) * (kFp32 - l.element_bytes) / l.element_bytes
+      : 0;
   // Under full recomputation one layer's activations are rebuilt at a time during the backward,
   // with its backward's own gradients beside them (memory_backward.cpp); by then the logits are
   // freed, so the two do not add.
   const double work = full ? layer + recompute_backward_transient_bytes(s.model, l) : 0;
-  const double stage = d(layers_on_busiest_stage(s)) * stored;
+  const double stage = d(layers_on_busiest_stage(s)) * stored + fp32_inputs;
   const double last = stage + std::max(work, logits_bytes(s));
   if (s.pp == 1) return last;
   // 1F1B: the first stage holds min(pp, micro-batches) micro-batches in flight (Korthikanti

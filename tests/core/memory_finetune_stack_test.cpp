@@ -199,3 +199,26 @@ TEST_CASE("With fp32 PEFT adapters the LoRA dropout adds only its masks", "[trai
   const Scenario s = scenario("lora", {{"lora_dropout", "per-module"}, {"adapter_saves", "fp32-input"}});
   CHECK(lora_dropout_layer_bytes(s, kTokens) == Approx(kTokens * 2 * 4096 * 1));
 }
+
+TEST_CASE("QLoRA after peft's prepare_model_for_kbit_training keeps an fp32 residual stream", "[training][stack][kbit]") {
+  // peft 0.13.2 prepare_model_for_kbit_training upcasts non-4-bit parameters to fp32; trl 0.13.0
+  // peft_module_casting_to_bf16 keeps the norms fp32; bitsandbytes 0.43.3 Linear4bit returns
+  // out.to(inp_dtype). Under full recomputation each layer keeps its input: fp32 from layer 2 on.
+  json on = llama2_7b("qlora", {{"kbit_fp32_upcast", true}});
+  json off = llama2_7b("qlora", nullptr);
+  on["training"]["grad_checkpointing"] = "full";
+  off["training"]["grad_checkpointing"] = "full";
+  const Scenario s_on = parse_scenario(on);
+  const Scenario s_off = parse_scenario(off);
+  // Llama 2 7B at 2 x 512: the logits (1024 x 32000 x 12 B = 393 MB) outweigh the rebuilt layer, so
+  // only the stored inputs differ: 31 layers x 1024 tokens x 4096 x (4 - 2) bytes.
+  CHECK(training_activation_bytes(s_on) - training_activation_bytes(s_off) == Approx(31.0 * kTokens * 4096 * 2));
+  // Without recomputation the norms' outputs (attention and MLP inputs) and the SwiGLU tensors are fp32:
+  // per token 2 x 2 x 4096 + 4 x 2 x 11008 more bytes per layer.
+  const Scenario n_on = scenario("qlora", {{"kbit_fp32_upcast", true}});
+  const Scenario n_off = scenario("qlora", nullptr);
+  CHECK(layer_activation_bytes(n_on.model, activation_layout(n_on)) - layer_activation_bytes(n_off.model, activation_layout(n_off)) ==
+        Approx(kTokens * (2 * 2 * 4096 + 4 * 2 * 11008)));
+  // Only QLoRA: a 16-bit LoRA base is not prepared for k-bit training.
+  CHECK_FALSE(activation_layout(scenario("lora", {{"kbit_fp32_upcast", true}})).fp32_stream);
+}

@@ -37,6 +37,12 @@ struct EngineOptions {
   // a linear's input: frozen projections first, bias or embedding rows). Unset: the full-training
   // layer layout (gpusizer's default).
   std::optional<std::string> adapter_saves;
+  // QLoRA prepared by peft's stock prepare_model_for_kbit_training (every non-4-bit parameter upcast
+  // to fp32) followed by trl SFTTrainer's peft_module_casting_to_bf16 (embeddings and head back to
+  // bf16, norms kept fp32), as trl does on one device: the norms' outputs are fp32 and bitsandbytes'
+  // Linear4bit returns its output in its input's dtype, so the MLP and, after the first layer, the
+  // residual stream are fp32 (default false; memory_activations.cpp).
+  std::optional<bool> kbit_fp32_upcast;
   // QLoRA: who replaces the linears with bitsandbytes 4-bit ones. "transformers" (default:
   // from_pretrained(quantization_config), lm_head kept 16-bit) or "lightning" (Lightning Fabric's
   // BitsandbytesPrecision, as LitGPT uses it: every nn.Linear, lm_head included, quantised from fp16).

@@ -50,6 +50,9 @@ struct ActivationLayout {
   // linear's input, the adapters keep adapter_token_bytes per token (memory_finetune_stack.cpp).
   bool frozen_base = false;
   double adapter_token_bytes = 0;
+  // QLoRA after peft's prepare_model_for_kbit_training on one device (engine_options.kbit_fp32_upcast):
+  // fp32 norm outputs, MLP tensors and (after the first layer) residual stream.
+  bool fp32_stream = false;
 };
 // Bytes one layer keeps for its backward with no recomputation (selective = flash: no scores).
 double layer_activation_bytes(const Architecture& a, const ActivationLayout& l);
