@@ -47,8 +47,9 @@ double attention_split_elements(const Architecture& a) {
 // One MLP of width i: plain (GELU) keeps the activation's input and output (Korthikanti 8sbh +
 // 8sbh for i = 4h); gated (SwiGLU) keeps gate, up, act(gate) and their product (4 x 2i). The last
 // of these is the down projection's input, which a frozen down projection does not keep (autograd
-// saves a matmul's input only for its weight's gradient: mm's derivative in
-// tools/autograd/derivatives.yaml, mat2: self.mT() ... saved only when mat2 requires grad).
+// saves a matmul's input only for its weight's gradient: tools/autograd/derivatives.yaml, mm's
+// "mat2: mm_mat2_backward(grad, self, ...)" is the only formula that reads self, and codegen saves
+// self only when mat2 requires grad).
 double mlp_elements(const Architecture& a, double width, bool frozen_base = false) {
   return width * ((a.mlp == MlpKind::Gated ? 4 : 2) - (frozen_base ? 1 : 0));
 }
