@@ -417,14 +417,19 @@ function genericScenario(c, model, catalog) {
   const LORA_TARGETS = { 'q_proj k_proj v_proj o_proj': 'attention', 'q_proj k_proj v_proj o_proj c_attn': 'attention',
     'q_proj,v_proj': 'qv', 'query,value': 'qv', 'all-linear': 'all-linear', 'all linear': 'all-linear',
     'all-linear (lora_target_linear)': 'all-linear', 'all linear (attention and MLP)': 'all-linear',
-    'query,key,value,projection,mlp,head': 'all-linear' };
+    'query,key,value,projection,mlp,head': 'all-linear',
+    'down_proj,gate_proj,k_proj,o_proj,q_proj,up_proj,v_proj': 'all-linear' };
   if (o.lora_targets && LORA_TARGETS[o.lora_targets] && task !== 'full') t.lora_targets = LORA_TARGETS[o.lora_targets];
   // Fused linear cross-entropy (Liger kernels) where the run's configuration names it; fms-acceleration's
   // fused-ops-and-kernels ("foak") replaces the loss with unsloth's in-place Fast_CrossEntropyLoss.
   if (/liger/i.test(String(o.framework_config || '')) || o.fused_linear_cross_entropy || o.use_liger_kernel) s.engine_options = { cross_entropy: 'fused' };
   else if (/foak/i.test(String(o.framework_config || ''))) s.engine_options = { cross_entropy: 'inplace' };
   // Stack options the case's engine_options state (LitGPT rows: docs/methodology.md "Fine-tuning stacks").
-  for (const k of ['cross_entropy', 'lora_dropout', 'bnb_quantizer', 'bnb_prev_step_inputs', 'bnb_double_quant']) {
+  // adapter_saves: what a PEFT method's adapted modules keep with fp32 adapters and no autocast (the
+  // peft method-comparison harness; its source notes give each method's layer.py reading).
+  // kbit_fp32_upcast: QLoRA prepared by peft's stock prepare_model_for_kbit_training under trl on one
+  // device (fms-acceleration's baseline-peft-bnb; the source's notes give the code path).
+  for (const k of ['cross_entropy', 'lora_dropout', 'bnb_quantizer', 'bnb_prev_step_inputs', 'bnb_double_quant', 'adapter_saves', 'kbit_fp32_upcast']) {
     if (o[k] !== undefined && o[k] !== null) s.engine_options = { ...(s.engine_options || {}), [k]: o[k] };
   }
   // Padding-free collation trains on the samples' real lengths, which the source does not state.

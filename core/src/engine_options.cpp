@@ -23,8 +23,10 @@ void parse_engine_options(JsonReader& top, Scenario* s) {
   }
   if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused", "inplace", "litgpt"})) o.cross_entropy = *v;
   if (auto v = r.choice("lora_dropout", {"none", "per-module", "litgpt"})) o.lora_dropout = *v;
+  if (auto v = r.choice("adapter_saves", {"fp32-input", "fp32-input-and-delta", "ia3", "none"})) o.adapter_saves = *v;
   if (auto v = r.choice("bnb_quantizer", {"transformers", "lightning"})) o.bnb_quantizer = *v;
   o.bnb_prev_step_inputs = r.boolean("bnb_prev_step_inputs");
+  o.kbit_fp32_upcast = r.boolean("kbit_fp32_upcast");
   o.bnb_double_quant = r.boolean("bnb_double_quant");
   o.padded_batches = r.boolean("padded_batches");
   o.checkpoint_wraps_fsdp = r.boolean("checkpoint_wraps_fsdp");

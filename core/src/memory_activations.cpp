@@ -45,32 +45,38 @@ double attention_split_elements(const Architecture& a) {
 }
 
 // One MLP of width i: plain (GELU) keeps the activation's input and output (Korthikanti 8sbh +
-// 8sbh for i = 4h); gated (SwiGLU) keeps gate, up, act(gate) and their product (4 x 2i).
-double mlp_elements(const Architecture& a, double width) {
-  return width * (a.mlp == MlpKind::Gated ? 4 : 2);
+// 8sbh for i = 4h); gated (SwiGLU) keeps gate, up, act(gate) and their product (4 x 2i). The last
+// of these is the down projection's input, which a frozen down projection does not keep (autograd
+// saves a matmul's input only for its weight's gradient: tools/autograd/derivatives.yaml, mm's
+// "mat2: mm_mat2_backward(grad, self, ...)" is the only formula that reads self, and codegen saves
+// self only when mat2 requires grad).
+double mlp_elements(const Architecture& a, double width, bool frozen_base = false) {
+  return width * ((a.mlp == MlpKind::Gated ? 4 : 2) - (frozen_base ? 1 : 0));
 }
 
 // MoE layer: router logits (16-bit) and fp32 routing probabilities per expert; each of the top-k
 // experts gets a dispatched copy of the token, its MLP intermediates and its output; shared
 // experts see every token.
-double moe_split_bytes(const Architecture& a, double eb) {
+double moe_split_bytes(const Architecture& a, double eb, bool frozen) {
   const double h = d(a.hidden);
   const double shared_width = d(a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate);
   const double router = d(a.experts) * (eb + kFp32);
-  const double routed = d(a.experts_per_token) * eb * (2 * h + mlp_elements(a, d(a.expert_intermediate)));
-  return router + routed + d(a.shared_experts) * eb * mlp_elements(a, shared_width);
+  const double routed = d(a.experts_per_token) * eb * (2 * h + mlp_elements(a, d(a.expert_intermediate), frozen));
+  return router + routed + d(a.shared_experts) * eb * mlp_elements(a, shared_width, frozen);
 }
 
 // MLP bytes per token averaged over the layers (DeepSeek/GLM-style leading dense layers).
-double mlp_split_bytes(const Architecture& a, double eb) {
-  const double dense = eb * mlp_elements(a, d(a.intermediate));
+double mlp_split_bytes(const Architecture& a, double eb, bool frozen) {
+  const double dense = eb * mlp_elements(a, d(a.intermediate), frozen);
   if (a.experts == 0) return dense;
   const double moe_layers = d(a.layers - a.dense_layers);
-  return (d(a.dense_layers) * dense + moe_layers * moe_split_bytes(a, eb)) / d(a.layers);
+  return (d(a.dense_layers) * dense + moe_layers * moe_split_bytes(a, eb, frozen)) / d(a.layers);
 }
 
 // LoRA keeps lora_A's r-wide output per targeted module copy (its input is the base input).
 double lora_split_bytes(const Architecture& a, const ActivationLayout& l) {
+  // Under engine_options.adapter_saves the adapters' own tensors are adapter_token_bytes.
+  if (l.frozen_base) return l.adapter_token_bytes;
   if (l.lora_rank <= 0) return 0;
   double modules = 0;
   for (const LinearModule& m : linear_modules(a)) {
@@ -87,9 +93,15 @@ double layer_activation_bytes(const Architecture& a, const ActivationLayout& l) 
   // inputs, the two dropout masks. HF RMSNorm upcasts and saves an fp32 copy of its input.
   const double eb = l.element_bytes;
   const double norm_in = l.fp32_norm_input ? kFp32 * h : eb * h;
-  double replicated = d(a.norms_per_layer) * norm_in + 2 * eb * h;
+  // The attention and MLP inputs (2 x 2sbh) are kept for the q/k/v and up/gate weights' gradients:
+  // a frozen base (engine_options.adapter_saves) does not keep them.
+  // Under kbit_fp32_upcast the fp32 norm weights make the norms' outputs (the attention and MLP
+  // inputs) fp32, and the 4-bit linears return fp32 for an fp32 input (bitsandbytes 0.43
+  // Linear4bit.forward: out.to(inp_dtype)), so the MLP's tensors are fp32 too.
+  const double stream_eb = l.fp32_stream ? kFp32 : eb;
+  double replicated = d(a.norms_per_layer) * norm_in + (l.frozen_base ? 0 : 2 * stream_eb * h);
   if (l.dropout) replicated += 2 * kMaskBytes * h;
-  const double split = eb * attention_split_elements(a) + mlp_split_bytes(a, eb) + lora_split_bytes(a, l);
+  const double split = eb * attention_split_elements(a) + mlp_split_bytes(a, stream_eb, l.frozen_base) + lora_split_bytes(a, l);
   // Scores without FlashAttention: softmax output (2 bytes), and with dropout its mask (1) and
   // the dropped-out scores (2): Korthikanti's 5as^2b.
   const double score_bytes = l.dropout ? 2 * eb + kMaskBytes : eb;
@@ -123,6 +135,9 @@ ActivationLayout activation_layout(const Scenario& s) {
   if (s.task == Task::Lora || s.task == Task::Qlora) {
     l.lora_rank = d(s.training.lora_rank);
     l.lora_targets = s.training.lora_targets;
+    l.frozen_base = peft_frozen_base(s);
+    l.adapter_token_bytes = peft_adapter_token_bytes(s);
+    l.fp32_stream = s.task == Task::Qlora && s.engine_options.kbit_fp32_upcast.value_or(false);
   }
   return l;
 }
@@ -183,11 +198,17 @@ double training_activation_bytes(const Scenario& s) {
   const double layer = layer_activation_bytes(s.model, l);
   const bool full = s.training.grad_checkpointing == Checkpointing::Full;
   const double stored = full ? checkpoint_activation_bytes(s.model, l) : layer;
+  // kbit_fp32_upcast: from the second layer on, each layer's input (what full recomputation keeps) is
+  // the fp32 residual stream (the first layer's MLP adds its fp32 output to the bf16 embedding):
+  // 2 more bytes per element than the 16-bit input checkpoint_activation_bytes counts.
+  const double fp32_inputs = full && l.fp32_stream
+      ? std::max(0.0, d(layers_on_busiest_stage(s)) - 1) * checkpoint_activation_bytes(s.model, l) * (kFp32 - l.element_bytes) / l.element_bytes
+      : 0;
   // Under full recomputation one layer's activations are rebuilt at a time during the backward,
   // with its backward's own gradients beside them (memory_backward.cpp); by then the logits are
   // freed, so the two do not add.
   const double work = full ? layer + recompute_backward_transient_bytes(s.model, l) : 0;
-  const double stage = d(layers_on_busiest_stage(s)) * stored;
+  const double stage = d(layers_on_busiest_stage(s)) * stored + fp32_inputs;
   const double last = stage + std::max(work, logits_bytes(s));
   if (s.pp == 1) return last;
   // 1F1B: the first stage holds min(pp, micro-batches) micro-batches in flight (Korthikanti

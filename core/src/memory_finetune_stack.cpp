@@ -13,6 +13,9 @@ namespace gpusizer {
 namespace {
 
 constexpr double kHalf = 2;
+// PEFT autocast_adapter_dtype=True (the default of get_peft_model) keeps 16-bit adapters in fp32
+// (tuners_utils.py cast_adapter_dtype).
+constexpr double kFp32 = 4;
 // torch.nn.Dropout in training runs aten native_dropout, which returns the output and a bool mask
 // (1 byte per element) and saves the mask for its backward (aten/src/ATen/native/Dropout.cpp).
 constexpr double kMaskBytes = 1;
@@ -74,7 +77,54 @@ double lora_dropout_layer_bytes(const Scenario& s, double tokens) {
     }
     elements += d(m.in) * d(m.active_count);
   }
-  return tokens * elements / d(a.layers) * (kHalf + kMaskBytes);
+  // With engine_options.adapter_saves the dropped-out input is the adapter-dtype copy that
+  // peft_adapter_token_bytes already counts (the cast input goes through the dropout and lora_A keeps
+  // its output): only the masks are added here.
+  const double per_element = peft_frozen_base(s) ? kMaskBytes : kHalf + kMaskBytes;
+  return tokens * elements / d(a.layers) * per_element;
+}
+
+bool peft_frozen_base(const Scenario& s) {
+  return is_lora_task(s) && s.engine_options.adapter_saves.has_value();
+}
+
+double peft_adapter_token_bytes(const Scenario& s) {
+  if (!peft_frozen_base(s)) return 0;
+  const Architecture& a = s.model;
+  const std::string& mode = *s.engine_options.adapter_saves;
+  double bytes = 0;
+  for (const LinearModule& m : linear_modules(a)) {
+    if (!lora_targets_module(m, s.training.lora_targets)) continue;
+    const double copies = d(m.active_count);
+    if (mode == "fp32-input" || mode == "fp32-input-and-delta") {
+      // peft BaseTunerLayer._cast_input_dtype (tuners_utils.py): x.to(adapter dtype) in each adapted
+      // module's forward (lora/layer.py Linear.forward, loha/lokr _get_delta_activations, ...), so
+      // every module makes its own fp32 copy even where modules share an input, and the trainable
+      // matmul that reads it saves it for its weight gradient.
+      bytes += copies * kFp32 * d(m.in);
+    } else if (mode == "ia3") {
+      // ia3/layer.py Linear.forward: a feed-forward module scales its input, x.to(fp32) * ia3_l,
+      // which saves the fp32 input for ia3_l's gradient; any other module scales its 16-bit output,
+      // (result * ia3_l), which saves that output. MLP modules are the feed-forward ones here
+      // (peft's Llama default feedforward_modules = ["down_proj"], the only MLP target it adapts).
+      const bool feedforward = m.group == "mlp" || m.group == "experts";
+      bytes += copies * (feedforward ? kFp32 * d(m.in) : kHalf * d(m.out));
+    }
+    // The first adapter matmul's r-wide fp32 output, kept by the second (lora_B's input).
+    if (mode != "ia3") bytes += copies * kFp32 * d(std::max<int64_t>(0, s.training.lora_rank));
+  }
+  return bytes / d(a.layers);
+}
+
+double peft_delta_weight_layer_bytes(const Scenario& s) {
+  if (!peft_frozen_base(s) || *s.engine_options.adapter_saves != "fp32-input-and-delta") return 0;
+  // get_delta_weight builds the whole out x in update in fp32 (loha/lokr/fourierft/peanut/waveft
+  // layer.py, MiSS "bat": orig_weight + delta) and F.linear(x, delta_w) saves it for x's gradient.
+  double elements = 0;
+  for (const LinearModule& m : linear_modules(s.model)) {
+    if (lora_targets_module(m, s.training.lora_targets)) elements += d(m.in) * d(m.out) * d(m.count);
+  }
+  return kFp32 * elements / d(s.model.layers) / d(s.tp);
 }
 
 double bnb_prev_step_input_bytes(const Scenario& s) {

@@ -313,7 +313,7 @@ MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
   // inputs that old bitsandbytes keeps alive through the next forward.
   const double dropout_layers = s.training.grad_checkpointing == Checkpointing::Full ? 1 : d(layers_on_busiest_stage(s));
   const double stack = dropout_layers * lora_dropout_layer_bytes(s, d(s.batch) * d(s.seq_len)) / d(s.tp) +
-                       bnb_prev_step_input_bytes(s);
+                       dropout_layers * peft_delta_weight_layer_bytes(s) + bnb_prev_step_input_bytes(s);
   const double acts = training_activation_bytes(s) + stack;
   const double grads = st.gradients;
   // FSDP LoRA/QLoRA with reentrant checkpointing around the units keeps every layer's input and

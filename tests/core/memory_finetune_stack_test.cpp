@@ -8,6 +8,7 @@
 
 #include "gpusizer/error.h"
 #include "gpusizer/estimate.h"
+#include "gpusizer/memory.h"
 #include "gpusizer/memory_finetune_stack.h"
 #include "gpusizer/memory_training.h"
 
@@ -128,4 +129,96 @@ TEST_CASE("NF4 without double quantisation: one fp32 absmax per 64 weights", "[t
         Approx(32000.0 * 4096 * (0.5625 - 2)));
   const double diff = estimate(single).memory.breakdown.weights - estimate(scenario("qlora", nullptr)).memory.breakdown.weights;
   CHECK(diff == Approx(bnb_single_quant_weight_delta(single)));
+}
+
+// engine_options.adapter_saves (PEFT with fp32 adapters, no autocast: the method-comparison harness,
+// default_training_params.json use_amp=false, autocast_adapter_dtype=true). Expected values worked out
+// by hand from peft's layer.py forwards and autograd's saved tensors, Llama 2 7B, q and v adapted, r 32.
+TEST_CASE("PEFT fp32-input adapters keep one fp32 copy of the input per adapted module", "[training][stack][peft]") {
+  // lora/layer.py Linear.forward: x = self._cast_input_dtype(x, lora_A.weight.dtype) in each of q and v
+  // (two fp32 copies of the 4096-wide input, 4 B each), lora_A's fp32 r-wide output kept by lora_B.
+  const Scenario lora = scenario("lora", {{"adapter_saves", "fp32-input"}});
+  CHECK(peft_frozen_base(lora));
+  CHECK(peft_adapter_token_bytes(lora) == Approx(2 * 4 * 4096 + 2 * 4 * 32));
+  CHECK(peft_delta_weight_layer_bytes(lora) == 0);
+  // Unset: the default layout, no adapter term.
+  CHECK_FALSE(peft_frozen_base(scenario("lora", nullptr)));
+  CHECK(peft_adapter_token_bytes(scenario("lora", nullptr)) == 0);
+  // Full training has no frozen base.
+  json full = llama2_7b("full", {{"adapter_saves", "fp32-input"}});
+  full["training"].erase("lora_rank");
+  full["training"].erase("lora_targets");
+  CHECK_FALSE(peft_frozen_base(parse_scenario(full)));
+}
+
+TEST_CASE("PEFT merged-delta methods also keep the fp32 delta weight of each module", "[training][stack][peft]") {
+  // loha/lokr _get_delta_activations, fourierft/waveft/peanut forward: F.linear(x_fp32, delta_w), delta_w
+  // out x in in fp32: q 4096 x 4096 + v 4096 x 4096 per layer.
+  const Scenario s = scenario("lora", {{"adapter_saves", "fp32-input-and-delta"}});
+  CHECK(peft_delta_weight_layer_bytes(s) == Approx(4.0 * 2 * 4096 * 4096));
+  CHECK(peft_adapter_token_bytes(s) == Approx(2 * 4 * 4096 + 2 * 4 * 32));
+}
+
+TEST_CASE("IA3 keeps scaled attention outputs (16-bit) and scaled MLP inputs (fp32)", "[training][stack][peft]") {
+  // ia3/layer.py: (result * ia3_l) saves the module's bf16 output; feed-forward x.to(fp32) * ia3_l saves x.
+  CHECK(peft_adapter_token_bytes(scenario("lora", {{"adapter_saves", "ia3"}})) == Approx(2 * 2 * 4096));
+  json all = llama2_7b("lora", {{"adapter_saves", "ia3"}});
+  all["training"]["lora_targets"] = "all-linear";
+  // q, k, v, o outputs (4 x 2 x 4096) + gate and up inputs (2 x 4 x 4096) + down input (4 x 11008).
+  CHECK(peft_adapter_token_bytes(parse_scenario(all)) == Approx(4 * 2 * 4096 + 2 * 4 * 4096 + 4 * 11008));
+}
+
+TEST_CASE("A frozen base keeps neither the linears' inputs nor the down projection's input", "[training][stack][peft]") {
+  // Default layout per token: fp32 RMSNorm inputs (2 x 4 x 4096), attention and MLP inputs (2 x 2 x 4096),
+  // Q, K, V, attention output (4 x 2 x 4096), SwiGLU gate, up, act, product (4 x 2 x 11008), lora_A outputs
+  // (2 x 2 x 32). Frozen base ("none"): no attention/MLP input, no product (derivatives.yaml: mm saves its
+  // input only for the weight's gradient), fp32 r-wide outputs (2 x 4 x 32).
+  const Scenario base = scenario("lora", nullptr);
+  const Scenario none = scenario("lora", {{"adapter_saves", "none"}});
+  CHECK(peft_adapter_token_bytes(none) == Approx(2 * 4 * 32));
+  const double dflt = layer_activation_bytes(base.model, activation_layout(base));
+  const double frozen = layer_activation_bytes(none.model, activation_layout(none));
+  CHECK(dflt - frozen == Approx(kTokens * (2 * 2 * 4096 + 2 * 11008 + 2 * 2 * 32 - 2 * 4 * 32)));
+  if (activation_layout(none).flash_attention) {
+    CHECK(frozen == Approx(kTokens * (2 * 4 * 4096 + 4 * 2 * 4096 + 3 * 2 * 11008 + 2 * 4 * 32)));
+  }
+  // The per-layer delta weights join the stored activations on every layer of the stage (32 here).
+  const Scenario delta = scenario("lora", {{"adapter_saves", "fp32-input-and-delta"}});
+  const Scenario input = scenario("lora", {{"adapter_saves", "fp32-input"}});
+  const double gap = training_memory(delta, nullptr).breakdown.activations - training_memory(input, nullptr).breakdown.activations;
+  CHECK(gap == Approx(32 * 4.0 * 2 * 4096 * 4096).epsilon(0.01));
+}
+
+TEST_CASE("adapter_saves refuses an unknown value and names the field", "[training][stack][peft]") {
+  CHECK(error_field(llama2_7b("lora", {{"adapter_saves", "fp16-input"}})) == "engine_options.adapter_saves");
+}
+
+TEST_CASE("With fp32 PEFT adapters the LoRA dropout adds only its masks", "[training][stack][peft]") {
+  // The fp32 cast goes through nn.Dropout and lora_A keeps the dropped-out copy, which
+  // peft_adapter_token_bytes counts (4 x in); the dropout adds its 1-byte mask per element (q and v).
+  const Scenario s = scenario("lora", {{"lora_dropout", "per-module"}, {"adapter_saves", "fp32-input"}});
+  CHECK(lora_dropout_layer_bytes(s, kTokens) == Approx(kTokens * 2 * 4096 * 1));
+}
+
+TEST_CASE("QLoRA after peft's prepare_model_for_kbit_training keeps an fp32 residual stream", "[training][stack][kbit]") {
+  // peft 0.13.2 prepare_model_for_kbit_training upcasts non-4-bit parameters to fp32; trl 0.13.0
+  // peft_module_casting_to_bf16 keeps the norms fp32; bitsandbytes 0.43.3 Linear4bit returns
+  // out.to(inp_dtype). Under full recomputation each layer keeps its input: fp32 from layer 2 on.
+  json on = llama2_7b("qlora", {{"kbit_fp32_upcast", true}});
+  json off = llama2_7b("qlora", nullptr);
+  on["training"]["grad_checkpointing"] = "full";
+  off["training"]["grad_checkpointing"] = "full";
+  const Scenario s_on = parse_scenario(on);
+  const Scenario s_off = parse_scenario(off);
+  // Llama 2 7B at 2 x 512: the logits (1024 x 32000 x 12 B = 393 MB) outweigh the rebuilt layer, so
+  // only the stored inputs differ: 31 layers x 1024 tokens x 4096 x (4 - 2) bytes.
+  CHECK(training_activation_bytes(s_on) - training_activation_bytes(s_off) == Approx(31.0 * kTokens * 4096 * 2));
+  // Without recomputation the norms' outputs (attention and MLP inputs) and the SwiGLU tensors are fp32:
+  // per token 2 x 2 x 4096 + 4 x 2 x 11008 more bytes per layer.
+  const Scenario n_on = scenario("qlora", {{"kbit_fp32_upcast", true}});
+  const Scenario n_off = scenario("qlora", nullptr);
+  CHECK(layer_activation_bytes(n_on.model, activation_layout(n_on)) - layer_activation_bytes(n_off.model, activation_layout(n_off)) ==
+        Approx(kTokens * (2 * 2 * 4096 + 4 * 2 * 11008)));
+  // Only QLoRA: a 16-bit LoRA base is not prepared for k-bit training.
+  CHECK_FALSE(activation_layout(scenario("lora", {{"kbit_fp32_upcast", true}})).fp32_stream);
 }

@@ -27,6 +27,22 @@ struct EngineOptions {
   // "none" (default: PEFT's lora_dropout=0.0, nn.Identity), "per-module" (PEFT: one nn.Dropout per
   // adapted linear), "litgpt" (LitGPT lora.py: one for the fused qkv, one per other adapted linear).
   std::string lora_dropout = "none";
+  // Training, LoRA/QLoRA under PEFT with fp32 adapters and no autocast (autocast_adapter_dtype=True,
+  // use_amp=False): what the adapted linears keep for the backward (memory_finetune_stack.cpp). When set,
+  // the frozen base keeps only what the gradient of its inputs needs (a frozen linear keeps no input):
+  // "fp32-input" (LoRA and kin: each adapted module casts its input to fp32 and a trainable matmul
+  // keeps that copy), "fp32-input-and-delta" (LoHa, LoKr, FourierFT, PEANuT, WaveFT, MiSS "bat": also
+  // the merged fp32 delta weight of each module), "ia3" (IA3: the 16-bit output of each scaled
+  // attention module, the fp32 input of each scaled MLP module), "none" (the method keeps no copy of
+  // a linear's input: frozen projections first, bias or embedding rows). Unset: the full-training
+  // layer layout (gpusizer's default).
+  std::optional<std::string> adapter_saves;
+  // QLoRA prepared by peft's stock prepare_model_for_kbit_training (every non-4-bit parameter upcast
+  // to fp32) followed by trl SFTTrainer's peft_module_casting_to_bf16 (embeddings and head back to
+  // bf16, norms kept fp32), as trl does on one device: the norms' outputs are fp32 and bitsandbytes'
+  // Linear4bit returns its output in its input's dtype, so the MLP and, after the first layer, the
+  // residual stream are fp32 (default false; memory_activations.cpp).
+  std::optional<bool> kbit_fp32_upcast;
   // QLoRA: who replaces the linears with bitsandbytes 4-bit ones. "transformers" (default:
   // from_pretrained(quantization_config), lm_head kept 16-bit) or "lightning" (Lightning Fabric's
   // BitsandbytesPrecision, as LitGPT uses it: every nn.Linear, lm_head included, quantised from fp16).

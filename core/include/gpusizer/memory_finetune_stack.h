@@ -16,6 +16,19 @@ double litgpt_loss_bytes_per_entry();
 // adapted input tensor, for `tokens` tokens. 0 for "none" (the default) and for full training.
 double lora_dropout_layer_bytes(const Scenario& s, double tokens);
 
+// PEFT adapters with fp32 weights and no autocast (engine_options.adapter_saves): whether the
+// option is in effect (LoRA/QLoRA with the option set), then the frozen base keeps only what its
+// inputs' gradients need (memory_activations.cpp).
+bool peft_frozen_base(const Scenario& s);
+// Bytes per token and layer (averaged over the layers) that the adapted modules keep of their
+// inputs or outputs for the backward: fp32 input copies ("fp32-input", "fp32-input-and-delta"),
+// IA3's scaled outputs / inputs ("ia3"), nothing ("none") - plus the r-wide fp32 outputs of the
+// first adapter matmul (lora_rank). 0 unless peft_frozen_base.
+double peft_adapter_token_bytes(const Scenario& s);
+// Bytes per layer of the merged fp32 delta weights that "fp32-input-and-delta" methods build in
+// the forward and whose matmul keeps them for the input gradient (one per adapted module).
+double peft_delta_weight_layer_bytes(const Scenario& s);
+
 // bitsandbytes before 0.43.2 (engine_options.bnb_prev_step_inputs): the inputs of every 4-bit
 // matmul of the previous step, alive through the next forward. 0 unless QLoRA with the option.
 double bnb_prev_step_input_bytes(const Scenario& s);

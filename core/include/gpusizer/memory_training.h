@@ -46,6 +46,13 @@ struct ActivationLayout {
   bool fp32_norm_input = false; // RMSNorm that saves an fp32 copy of its input (HF modeling)
   double lora_rank = 0;         // adapter intermediates on the targeted modules
   LoraTargets lora_targets = LoraTargets::AllLinear;
+  // PEFT with fp32 adapters and no autocast (engine_options.adapter_saves): the frozen base keeps no
+  // linear's input, the adapters keep adapter_token_bytes per token (memory_finetune_stack.cpp).
+  bool frozen_base = false;
+  double adapter_token_bytes = 0;
+  // QLoRA after peft's prepare_model_for_kbit_training on one device (engine_options.kbit_fp32_upcast):
+  // fp32 norm outputs, MLP tensors and (after the first layer) residual stream.
+  bool fp32_stream = false;
 };
 // Bytes one layer keeps for its backward with no recomputation (selective = flash: no scores).
 double layer_activation_bytes(const Architecture& a, const ActivationLayout& l);
