@@ -4,6 +4,8 @@
 // 32000, MHA) at micro-batch 2 x 512 tokens.
 #include <catch2/catch.hpp>
 
+#include "scenario_error.h"
+
 #include <string>
 
 #include "gpusizer/error.h"
@@ -29,14 +31,6 @@ json llama2_7b(const std::string& task, const json& options) {
 
 Scenario scenario(const std::string& task, const json& options) { return parse_scenario(llama2_7b(task, options)); }
 
-std::string error_field(const json& s) {
-  try {
-    parse_scenario(s);
-  } catch (const InputError& e) {
-    return e.field;
-  }
-  return "";
-}
 
 }  // namespace
 
@@ -111,10 +105,10 @@ TEST_CASE("Stack options add exactly their terms to the training estimate", "[tr
 }
 
 TEST_CASE("Stack options: bad values name their field", "[training][stack][bad_input]") {
-  CHECK(error_field(llama2_7b("lora", {{"lora_dropout", "always"}})) == "engine_options.lora_dropout");
-  CHECK(error_field(llama2_7b("qlora", {{"bnb_quantizer", "peft"}})) == "engine_options.bnb_quantizer");
-  CHECK(error_field(llama2_7b("qlora", {{"bnb_prev_step_inputs", "yes"}})) == "engine_options.bnb_prev_step_inputs");
-  CHECK(error_field(llama2_7b("lora", {{"cross_entropy", "lit"}})) == "engine_options.cross_entropy");
+  CHECK(scenario_error_field(llama2_7b("lora", {{"lora_dropout", "always"}})) == "engine_options.lora_dropout");
+  CHECK(scenario_error_field(llama2_7b("qlora", {{"bnb_quantizer", "peft"}})) == "engine_options.bnb_quantizer");
+  CHECK(scenario_error_field(llama2_7b("qlora", {{"bnb_prev_step_inputs", "yes"}})) == "engine_options.bnb_prev_step_inputs");
+  CHECK(scenario_error_field(llama2_7b("lora", {{"cross_entropy", "lit"}})) == "engine_options.cross_entropy");
 }
 
 TEST_CASE("NF4 without double quantisation: one fp32 absmax per 64 weights", "[training][stack]") {
@@ -190,7 +184,7 @@ TEST_CASE("A frozen base keeps neither the linears' inputs nor the down projecti
 }
 
 TEST_CASE("adapter_saves refuses an unknown value and names the field", "[training][stack][peft]") {
-  CHECK(error_field(llama2_7b("lora", {{"adapter_saves", "fp16-input"}})) == "engine_options.adapter_saves");
+  CHECK(scenario_error_field(llama2_7b("lora", {{"adapter_saves", "fp16-input"}})) == "engine_options.adapter_saves");
 }
 
 TEST_CASE("With fp32 PEFT adapters the LoRA dropout adds only its masks", "[training][stack][peft]") {

@@ -2,6 +2,8 @@
 // (core/src/memory_quant.cpp). Reference values are the buffer shapes of the cited code.
 #include <catch2/catch.hpp>
 
+#include "scenario_error.h"
+
 #include "gpusizer/error.h"
 #include "gpusizer/architecture.h"
 #include "gpusizer/estimate.h"
@@ -13,14 +15,6 @@ using nlohmann::json;
 namespace {
 MemoryEstimate memory_of(const json& scenario) { return estimate(parse_scenario(scenario)).memory; }
 
-std::string error_field(const json& scenario) {
-  try {
-    parse_scenario(scenario);
-  } catch (const InputError& e) {
-    return e.field;
-  }
-  return "";
-}
 
 json gptq_13b(int64_t batch, int64_t prompt, int64_t output) {
   return json{{"model", "llama-2-13b"}, {"engine", "transformers"}, {"weights", "gptq-int4"},
@@ -76,9 +70,9 @@ TEST_CASE("Group size: scales and zeros per group against the default 128", "[me
   s["engine_options"] = {{"group_size", -1}};  // one group per column: less than g128
   CHECK(memory_of(s).breakdown.weights < g128);
   s["engine_options"] = {{"group_size", 0}};
-  CHECK(error_field(s) == "engine_options.group_size");
+  CHECK(scenario_error_field(s) == "engine_options.group_size");
   s["engine_options"] = {{"quant_kernel", "marlin-xyz"}};
-  CHECK(error_field(s) == "engine_options.quant_kernel");
+  CHECK(scenario_error_field(s) == "engine_options.quant_kernel");
 }
 
 TEST_CASE("turboderp ExLlama: per-device buffers and fp16 scores; summed devices", "[memory][quant]") {
@@ -143,5 +137,5 @@ TEST_CASE("quant_scope mlp-inner: Meta's FP8 405B keeps attention and the first 
   bf16_all.erase("engine_options");
   CHECK(estimate(parse_scenario(s)).memory.breakdown.weights == Approx(estimate(parse_scenario(bf16_all)).memory.breakdown.weights));
   s["engine_options"]["quant_scope"] = "attention";
-  CHECK(error_field(s) == "engine_options.quant_scope");
+  CHECK(scenario_error_field(s) == "engine_options.quant_scope");
 }

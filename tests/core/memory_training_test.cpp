@@ -2,6 +2,8 @@
 // estimators; monotonicity properties; refused and warned combinations.
 #include <catch2/catch.hpp>
 
+#include "scenario_error.h"
+
 #include <string>
 
 #include "gpusizer/error.h"
@@ -16,14 +18,6 @@ constexpr double kGB = 1e9;
 
 MemoryEstimate memory_of(const json& scenario) { return estimate(parse_scenario(scenario)).memory; }
 
-std::string error_field(const json& scenario) {
-  try {
-    parse_scenario(scenario);
-  } catch (const InputError& e) {
-    return e.field;
-  }
-  return "";
-}
 
 bool has_warning(const MemoryEstimate& m, const std::string& code) {
   for (const Warning& w : m.warnings) {
@@ -199,10 +193,10 @@ TEST_CASE("Pipeline stages keep in-flight micro-batches under 1F1B", "[training]
 
 TEST_CASE("Refused and warned training combinations name their fields", "[training]") {
   const json llama = "llama-3.1-8b";
-  CHECK(error_field(json{{"model", llama}, {"task", "lora"}, {"training", {{"lora_rank", 0}}}}) == "training.lora_rank");
-  CHECK(error_field(json{{"model", llama}, {"task", "qlora"}, {"weights", "fp32"}}) == "weights");
-  CHECK(error_field(json{{"model", llama}, {"task", "full"}, {"training", {{"offload_optimizer", true}}}}) == "training.zero");
-  CHECK(error_field(json{{"model", llama}, {"task", "full"}, {"weights", "int4"}}) == "weights");
+  CHECK(scenario_error_field(json{{"model", llama}, {"task", "lora"}, {"training", {{"lora_rank", 0}}}}) == "training.lora_rank");
+  CHECK(scenario_error_field(json{{"model", llama}, {"task", "qlora"}, {"weights", "fp32"}}) == "weights");
+  CHECK(scenario_error_field(json{{"model", llama}, {"task", "full"}, {"training", {{"offload_optimizer", true}}}}) == "training.zero");
+  CHECK(scenario_error_field(json{{"model", llama}, {"task", "full"}, {"weights", "int4"}}) == "weights");
   const MemoryEstimate zero_pp = memory_of(json{{"model", llama}, {"task", "full"}, {"gpus", 4}, {"pp", 2}, {"training", {{"zero", 3}}}});
   CHECK(has_warning(zero_pp, "zero_with_pipeline"));
   CHECK(has_warning(memory_of(json{{"model", llama}, {"task", "full"}, {"training", {{"zero", 2}}}}), "zero_without_dp"));
@@ -336,5 +330,5 @@ TEST_CASE("Reentrant checkpointing around frozen FSDP units keeps layer inputs a
   // a non-boolean is refused by name
   json bad = lora;
   bad["engine_options"]["checkpoint_wraps_fsdp"] = "yes";
-  CHECK(error_field(bad) == "engine_options.checkpoint_wraps_fsdp");
+  CHECK(scenario_error_field(bad) == "engine_options.checkpoint_wraps_fsdp");
 }

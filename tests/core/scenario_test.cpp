@@ -1,24 +1,13 @@
 // Scenario parsing: defaults of the spec, and an error naming the field for each kind of bad input.
 #include <catch2/catch.hpp>
 
+#include "scenario_error.h"
+
 #include "gpusizer/error.h"
 #include "gpusizer/scenario.h"
 
 using namespace gpusizer;
 using nlohmann::json;
-
-namespace {
-// The field named by the error parse_scenario throws for `input` ("" if it does not throw).
-std::string error_field(const json& input) {
-  try {
-    parse_scenario(input);
-  } catch (const InputError& e) {
-    CHECK(std::string(e.what()).size() > 5);  // a message, not just a field
-    return e.field;
-  }
-  return "";
-}
-}  // namespace
 
 TEST_CASE("Defaults follow the spec", "[scenario]") {
   const Scenario s = parse_scenario(json{{"model", "llama-3.1-8b"}});
@@ -53,7 +42,7 @@ TEST_CASE("Prompt and output split seq_len", "[scenario]") {
   CHECK(a.seq_len == 1024);
   const Scenario b = parse_scenario(json{{"model", "qwen2.5-7b"}, {"seq_len", 4096}, {"output_tokens", 96}});
   CHECK(b.prompt_tokens == 4000);
-  CHECK(error_field(json{{"model", "qwen2.5-7b"}, {"seq_len", 10}, {"prompt_tokens", 6}, {"output_tokens", 6}}) == "output_tokens");
+  CHECK(scenario_error_field(json{{"model", "qwen2.5-7b"}, {"seq_len", 10}, {"prompt_tokens", 6}, {"output_tokens", 6}}) == "output_tokens");
 }
 
 TEST_CASE("Bad input names its field", "[scenario]") {
@@ -63,56 +52,56 @@ TEST_CASE("Bad input names its field", "[scenario]") {
     j[key] = std::move(value);
     return j;
   };
-  CHECK(error_field(json::array()) == "scenario");
-  CHECK(error_field(json("llama")) == "scenario");
-  CHECK(error_field(json::object()) == "model");
-  CHECK(error_field(json{{"model", "no-such-model"}}) == "model");
-  CHECK(error_field(json{{"model", 7}}) == "model");
-  CHECK(error_field(with("task", "finetune")) == "task");
-  CHECK(error_field(with("engine", "ollama")) == "engine");
-  CHECK(error_field(with("weights", "int3")) == "weights");
-  CHECK(error_field(with("kv_cache", "fp4")) == "kv_cache");
-  CHECK(error_field(with("batch", 0)) == "batch");
-  CHECK(error_field(with("batch", -4)) == "batch");
-  CHECK(error_field(with("batch", 1.5)) == "batch");
-  CHECK(error_field(with("batch", "8")) == "batch");
-  CHECK(error_field(with("batch", 1e308)) == "batch");
-  CHECK(error_field(with("seq_len", 0)) == "seq_len");
-  CHECK(error_field(with("flash_attention", "yes")) == "flash_attention");
-  CHECK(error_field(with("gpu", "gtx1080")) == "gpu");
-  CHECK(error_field(with("gpus", 0)) == "gpus");
-  CHECK(error_field(with("colour", "red")) == "colour");
-  CHECK(error_field(with("", 4)) == "\"\"");  // found by fuzz_scenario: an empty key is named too
-  CHECK(error_field(with("training", json{{"zero", 4}})) == "training.zero");
-  CHECK(error_field(with("training", json{{"zero", "3"}})) == "training.zero");
-  CHECK(error_field(with("training", json{{"optimizer", "lion"}})) == "training.optimizer");
-  CHECK(error_field(with("training", json{{"lora_rank", 0}})) == "training.lora_rank");
-  CHECK(error_field(with("training", json{{"tokens", -1}})) == "training.tokens");
-  CHECK(error_field(with("training", json{{"learning_rate", 1e-4}})) == "training.learning_rate");
-  CHECK(error_field(with("training", 3)) == "training");
-  CHECK(error_field(with("efficiency", json{{"mfu", 1.5}})) == "efficiency.mfu");
-  CHECK(error_field(with("efficiency", json{{"mfu", 0}})) == "efficiency.mfu");
-  CHECK(error_field(with("headroom", 0.95)) == "headroom");
+  CHECK(scenario_error_field(json::array()) == "scenario");
+  CHECK(scenario_error_field(json("llama")) == "scenario");
+  CHECK(scenario_error_field(json::object()) == "model");
+  CHECK(scenario_error_field(json{{"model", "no-such-model"}}) == "model");
+  CHECK(scenario_error_field(json{{"model", 7}}) == "model");
+  CHECK(scenario_error_field(with("task", "finetune")) == "task");
+  CHECK(scenario_error_field(with("engine", "ollama")) == "engine");
+  CHECK(scenario_error_field(with("weights", "int3")) == "weights");
+  CHECK(scenario_error_field(with("kv_cache", "fp4")) == "kv_cache");
+  CHECK(scenario_error_field(with("batch", 0)) == "batch");
+  CHECK(scenario_error_field(with("batch", -4)) == "batch");
+  CHECK(scenario_error_field(with("batch", 1.5)) == "batch");
+  CHECK(scenario_error_field(with("batch", "8")) == "batch");
+  CHECK(scenario_error_field(with("batch", 1e308)) == "batch");
+  CHECK(scenario_error_field(with("seq_len", 0)) == "seq_len");
+  CHECK(scenario_error_field(with("flash_attention", "yes")) == "flash_attention");
+  CHECK(scenario_error_field(with("gpu", "gtx1080")) == "gpu");
+  CHECK(scenario_error_field(with("gpus", 0)) == "gpus");
+  CHECK(scenario_error_field(with("colour", "red")) == "colour");
+  CHECK(scenario_error_field(with("", 4)) == "\"\"");  // found by fuzz_scenario: an empty key is named too
+  CHECK(scenario_error_field(with("training", json{{"zero", 4}})) == "training.zero");
+  CHECK(scenario_error_field(with("training", json{{"zero", "3"}})) == "training.zero");
+  CHECK(scenario_error_field(with("training", json{{"optimizer", "lion"}})) == "training.optimizer");
+  CHECK(scenario_error_field(with("training", json{{"lora_rank", 0}})) == "training.lora_rank");
+  CHECK(scenario_error_field(with("training", json{{"tokens", -1}})) == "training.tokens");
+  CHECK(scenario_error_field(with("training", json{{"learning_rate", 1e-4}})) == "training.learning_rate");
+  CHECK(scenario_error_field(with("training", 3)) == "training");
+  CHECK(scenario_error_field(with("efficiency", json{{"mfu", 1.5}})) == "efficiency.mfu");
+  CHECK(scenario_error_field(with("efficiency", json{{"mfu", 0}})) == "efficiency.mfu");
+  CHECK(scenario_error_field(with("headroom", 0.95)) == "headroom");
 }
 
 TEST_CASE("Cross-field rules", "[scenario]") {
   // tp * pp must divide gpus.
-  CHECK(error_field(json{{"model", "llama-3.1-8b"}, {"gpus", 6}, {"tp", 4}}) == "tp");
+  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"gpus", 6}, {"tp", 4}}) == "tp");
   // tp must divide the heads (Qwen2.5-7B has 28).
-  CHECK(error_field(json{{"model", "qwen2.5-7b"}, {"gpus", 8}, {"tp", 8}}) == "tp");
+  CHECK(scenario_error_field(json{{"model", "qwen2.5-7b"}, {"gpus", 8}, {"tp", 8}}) == "tp");
   // pp cannot exceed the layers.
-  CHECK(error_field(json{{"model", "gpt2"}, {"gpus", 16}, {"pp", 16}}) == "pp");
+  CHECK(scenario_error_field(json{{"model", "gpt2"}, {"gpus", 16}, {"pp", 16}}) == "pp");
   // Serving engine for training and the reverse.
-  CHECK(error_field(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"engine", "vllm"}}) == "engine");
-  CHECK(error_field(json{{"model", "llama-3.1-8b"}, {"engine", "deepspeed"}}) == "engine");
+  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"engine", "vllm"}}) == "engine");
+  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"engine", "deepspeed"}}) == "engine");
   // QLoRA needs a 4-bit base.
-  CHECK(error_field(json{{"model", "llama-3.1-8b"}, {"task", "qlora"}, {"weights", "fp32"}}) == "weights");
+  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"task", "qlora"}, {"weights", "fp32"}}) == "weights");
   // GGUF only on llama.cpp.
-  CHECK(error_field(json{{"model", "llama-3.1-8b"}, {"weights", "q4_k_m"}}) == "weights");
-  CHECK(error_field(json{{"model", "llama-3.1-8b"}, {"weights", "q4_k_m"}, {"engine", "llama.cpp"}}) == "");
+  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"weights", "q4_k_m"}}) == "weights");
+  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"weights", "q4_k_m"}, {"engine", "llama.cpp"}}) == "");
   // Offload needs ZeRO.
-  CHECK(error_field(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"training", {{"offload_optimizer", true}}}}) == "training.zero");
-  CHECK(error_field(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"training", {{"zero", 2}, {"offload_params", true}}}}) == "training.offload_params");
+  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"training", {{"offload_optimizer", true}}}}) == "training.zero");
+  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"training", {{"zero", 2}, {"offload_params", true}}}}) == "training.offload_params");
   // tp alone implies one replica of tp GPUs.
   CHECK(parse_scenario(json{{"model", "llama-3.1-8b"}, {"tp", 4}}).gpus == 4);
 }
@@ -121,9 +110,9 @@ TEST_CASE("Model objects: explicit fields, params only, hf_config", "[scenario]"
   const Scenario p = parse_scenario(json{{"model", {{"params", 7e9}}}});
   REQUIRE_FALSE(p.warnings.empty());
   CHECK(p.warnings[0].code == "params_only_model");
-  CHECK(error_field(json{{"model", {{"params", -7e9}}}}) == "model.params");
-  CHECK(error_field(json{{"model", {{"params", 7e9}, {"layers", 3}}}}) == "model");
-  CHECK(error_field(json{{"model", {{"hf_config", 5}}}}).rfind("model.hf_config", 0) == 0);
+  CHECK(scenario_error_field(json{{"model", {{"params", -7e9}}}}) == "model.params");
+  CHECK(scenario_error_field(json{{"model", {{"params", 7e9}, {"layers", 3}}}}) == "model");
+  CHECK(scenario_error_field(json{{"model", {{"hf_config", 5}}}}).rfind("model.hf_config", 0) == 0);
   const Scenario e = parse_scenario(json{{"model", {{"name", "tiny"}, {"layers", 2}, {"hidden", 64}, {"heads", 4},
                                                     {"intermediate", 256}, {"vocab", 1000}}}});
   CHECK(e.model.kv_heads == 4);
