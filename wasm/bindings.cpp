@@ -1,12 +1,7 @@
-// The module's one export: JSON text in, JSON text out (wasm/api.js gives it the methods
-// estimate, rank, ... that the page calls). Nothing throws into JS; errors come back as
+// Embind glue only: JSON text in, JSON text out. Nothing throws into JS; errors come back as
 // {"error": {"field", "message", "code", "values"}} (docs/errors.md).
-// No embind (issue 14, wasm size): eight string-to-string functions need only a C export, and
-// embind's runtime (its JS type registry and invokers, its C++ type registrations) was the
-// largest part of the glue.
-#include <emscripten/emscripten.h>
+#include <emscripten/bind.h>
 
-#include <cstddef>
 #include <string>
 
 #include "gpusizer/api.h"
@@ -23,12 +18,24 @@ std::string call(const std::string& command, const std::string& input) {
   }
 }
 
+std::string estimate(const std::string& input) { return call("estimate", input); }
+std::string rank(const std::string& input) { return call("rank", input); }
+std::string table(const std::string& input) { return call("table", input); }
+std::string takes(const std::string& input) { return call("takes", input); }
+std::string fits(const std::string& input) { return call("fits", input); }
+std::string launch(const std::string& input) { return call("launch", input); }
+std::string catalog() { return call("catalog", ""); }
+std::string config_keys(const std::string& input) { return call("config_keys", input); }
+
 }  // namespace
 
-// command: NUL-terminated UTF-8; input: `length` bytes of UTF-8 (it may hold NUL characters).
-// The answer stays valid until the next call (one thread); JSON text from dump() has no NUL.
-extern "C" EMSCRIPTEN_KEEPALIVE const char* gpusizer_call(const char* command, const char* input, std::size_t length) {
-  static std::string answer;
-  answer = call(command, std::string(input, length));
-  return answer.c_str();
+EMSCRIPTEN_BINDINGS(gpusizer) {
+  emscripten::function("estimate", &estimate);
+  emscripten::function("rank", &rank);
+  emscripten::function("table", &table);
+  emscripten::function("takes", &takes);
+  emscripten::function("fits", &fits);
+  emscripten::function("launch", &launch);
+  emscripten::function("catalog", &catalog);
+  emscripten::function("config_keys", &config_keys);
 }
