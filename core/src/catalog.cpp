@@ -98,7 +98,7 @@ std::vector<Gpu> load_gpus() {
     g.marketed_memory_bytes = get_number(e, "marketed_memory_bytes", where);
     g.memory_measured = get_bool(e, "memory_measured", where);
     g.nvidia_smi_memory_bytes = get_number(e, "nvidia_smi_memory_bytes", where);
-    g.memory_note = get_string(e, "memory_note", where);
+    get_string(e, "memory_note", where);  // for people (catalog.h): a string, not kept
     g.bandwidth_bytes_per_s = get_number(e, "bandwidth_bytes_per_s", where);
     g.fp32_tflops = get_number(e, "fp32_tflops", where);
     g.tf32_tflops = get_number(e, "tf32_tflops", where);
@@ -114,7 +114,7 @@ std::vector<Gpu> load_gpus() {
     g.cuda_context_bytes = get_number(e, "cuda_context_bytes", where);
     g.blas_workspace_bytes = get_number(e, "blas_workspace_bytes", where);
     g.source = get_string(e, "source", where);
-    g.notes = get_string(e, "notes", where);
+    get_string(e, "notes", where);
     for (const Gpu& other : out) {
       if (other.id == g.id) bad(where, "duplicate id");
     }

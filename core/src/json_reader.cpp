@@ -147,6 +147,9 @@ std::optional<std::string> JsonReader::string(const char* key) { return string(s
 std::optional<std::string> JsonReader::choice(const char* key, const std::vector<std::string>& allowed) {
   return choice(std::string(key), allowed);
 }
+std::optional<std::string> JsonReader::choice(const char* key, std::initializer_list<const char*> allowed) {
+  return choice(std::string(key), std::vector<std::string>(allowed.begin(), allowed.end()));
+}
 std::optional<std::vector<std::string>> JsonReader::string_list(const char* key) {
   return string_list(std::string(key));
 }

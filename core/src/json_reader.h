@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <set>
 #include <string>
@@ -44,6 +45,9 @@ class JsonReader {
   std::optional<bool> boolean(const char* key);
   std::optional<std::string> string(const char* key);
   std::optional<std::string> choice(const char* key, const std::vector<std::string>& allowed);
+  // The same for a list of literals: the vector is built here, not at each call site (a string and
+  // its cleanup per literal inlined at ~17 sites; issue 14, wasm size).
+  std::optional<std::string> choice(const char* key, std::initializer_list<const char*> allowed);
   std::optional<std::vector<std::string>> string_list(const char* key);
 
   // Throws for the first key that no accessor asked about.

@@ -1,7 +1,5 @@
 #include "gpusizer/max_solver.h"
 
-#include <functional>
-
 #include "gpusizer/memory.h"
 
 namespace gpusizer {
@@ -11,8 +9,10 @@ namespace {
 constexpr int64_t kMaxBatch = 1'000'000;
 constexpr int64_t kMaxSeqLen = 100'000'000;
 
-// Largest n in [1, hi] with fits(n), or 0 when fits(1) is false; fits must be monotone.
-int64_t largest_fitting(int64_t hi, const std::function<bool(int64_t)>& fits) {
+// Largest n in [1, hi] with fits(n), or 0 when fits(1) is false; fits must be monotone. A template,
+// not std::function: no type-erased class with its RTTI per lambda (issue 14, wasm size).
+template <typename Fits>
+int64_t largest_fitting(int64_t hi, const Fits& fits) {
   if (!fits(1)) return 0;
   int64_t lo = 1;  // fits(lo) holds
   while (lo < hi) {

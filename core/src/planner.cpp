@@ -679,7 +679,12 @@ std::vector<Plan> rank_plans(const Scenario& s) {
   // Sort indices, then move each plan once: plans carry strings, and a merge sort moves often.
   std::vector<size_t> order(plans.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return better(plans[a], plans[b]); });
+  // std::sort with the index as the last key: the order std::stable_sort gave, without the merge
+  // sort's three instantiations over this comparator (issue 14, wasm size).
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (better(plans[a], plans[b])) return true;
+    return !better(plans[b], plans[a]) && a < b;
+  });
   std::vector<Plan> sorted;
   sorted.reserve(plans.size());
   for (size_t i : order) sorted.push_back(std::move(plans[i]));

@@ -18,7 +18,6 @@ struct Gpu {
   double marketed_memory_bytes = 0;  // the label (80 GB = 80e9)
   bool memory_measured = false;      // memory_bytes read from a public log, not derived
   double nvidia_smi_memory_bytes = 0;  // nvidia-smi/NVML "Total" on current drivers (rocm-smi for AMD); 0 = unknown
-  std::string memory_note;           // which log memory_bytes comes from, or how it was derived
   double bandwidth_bytes_per_s = 0;  // HBM/GDDR peak
 
   // Dense peak throughput (no sparsity), per GPU, in TFLOP/s (TOP/s for ints); 0 = unsupported.
@@ -38,7 +37,9 @@ struct Gpu {
   double cuda_context_bytes = 0;   // CUDA context + framework start-up per process
   double blas_workspace_bytes = 0; // cuBLAS/hipBLAS workspaces per GEMM stream
   std::string source;              // comma-separated keys of the "sources" object of gpus.json
-  std::string notes;               // caveats: derived or uncertain figures, form factor
+  // gpus.json's "memory_note" (which log memory_bytes comes from, or how it was derived) and
+  // "notes" (caveats) are for people (docs/catalog.md): checked, not kept, and embedded as ""
+  // (cmake/embed.cmake); nothing the core answers carries them.
 };
 
 struct Instance {
