@@ -38,4 +38,12 @@ void throw_input_error(std::string field, const std::string& message, const char
   throw InputError(std::move(field), message, code, values);
 }
 
+void throw_input_error(std::string field, const char* message, const char* code, std::initializer_list<JsonField> values) {
+  throw InputError(std::move(field), message, code, values);
+}
+
+void throw_input_error(const char* field, const char* message, const char* code, std::initializer_list<JsonField> values) {
+  throw InputError(field, message, code, values);
+}
+
 }  // namespace gpusizer

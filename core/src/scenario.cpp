@@ -1,6 +1,7 @@
 #include "gpusizer/scenario.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "gpusizer/catalog.h"
 #include "gpusizer/error.h"
@@ -9,6 +10,14 @@
 #include "engine_options_parse.h"
 
 namespace gpusizer {
+
+Warning::Warning(const char* code_, const char* field_, std::string message_, nlohmann::json values_)
+    : code(code_), field(field_), message(std::move(message_)), values(std::move(values_)) {}
+Warning::Warning(const char* code_, std::string field_, std::string message_, nlohmann::json values_)
+    : code(code_), field(std::move(field_)), message(std::move(message_)), values(std::move(values_)) {}
+Warning::Warning(std::string code_, std::string field_, std::string message_, nlohmann::json values_)
+    : code(std::move(code_)), field(std::move(field_)), message(std::move(message_)), values(std::move(values_)) {}
+
 namespace {
 
 // Upper bounds: far beyond any real workload, low enough that no product overflows a double's
