@@ -29,6 +29,8 @@ const target = ['chrome105', 'firefox121', 'safari15.4'];
 // The two core files are outputs of this script, not sources: beside the bundle when hosted,
 // inlined when offline.
 const CORE_FILES = /^\.\/gpusizer(\.mjs|-wasm\.js)$/;
+// The core's two files beside the hosted pages, in the order the app imports them (web/facade.js).
+const CORE_MODULES = ['gpusizer.mjs', 'gpusizer-wasm.js'];
 
 async function main() {
   const [glue, wasm] = await Promise.all([
@@ -134,7 +136,7 @@ function withFirstFigure(html, first, markup) {
   const policy = /(<meta http-equiv="Content-Security-Policy" content="[^"]*script-src 'self')/;
   if (!policy.test(html)) throw new Error("a page in web/ has no CSP meta tag with script-src 'self'");
   return html.replace(policy, (m) => `${m} ${scriptHash(LANG_SCRIPT)}`)
-    .replace(marks[0], () => `<script>${LANG_SCRIPT}</script>`)
+    .replace(marks[0], () => `<script data-core="${CORE_MODULES.join(' ')}">${LANG_SCRIPT}</script>`)
     .replace(marks[1], () => markup)
     .replace('<!--loading-->', () => bothLangs(first.loading));
 }
@@ -184,7 +186,7 @@ function inline(html, css, js, loaderJs, wasm) {
   const module = '<script type="module" src="app.js"></script>';
   const policy = /<meta http-equiv="Content-Security-Policy" content="[^"]*">/;
   if (!policy.test(html)) throw new Error('web/index.html has no Content-Security-Policy meta tag to replace');
-  const shell = html.replace(/^<link rel="modulepreload".*\n/gm, '')
+  const shell = html.replace(/ data-core="[^"]*"/, '')
     .replace(policy, () => `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
   if (/(src|href)="(?!data:|#)/.test(shell.replace(stylesheet, '').replace(module, ''))) {
     throw new Error('web/index.html refers to a file that gpusizer.html would not carry');

@@ -23,7 +23,11 @@ export const LANGS = ['en', 'zh'];
 export const LANG_SCRIPT = `(function(){var d=document.documentElement,p=new URLSearchParams(location.hash.slice(1)),l=p.get("lang"),k=0;`
   + `if(l==null)l=(navigator.language||"").toLowerCase().indexOf("zh")==0?"zh":"en";`
   + `if(l=="zh"){d.lang="zh-CN";d.classList.add("lang-zh")}`
-  + `p.forEach(function(v,n){if(n!="lang")k=1});if(k)d.classList.add("linked")})()`;
+  + `p.forEach(function(v,n){if(n!="lang")k=1});if(k){d.classList.add("linked");`
+  // A link with its own scenario waits for the core: fetch its files now (the hosted pages name them
+  // in data-core), not when the app asks for them; the default link's figure is in the HTML, and its
+  // page fetches them after that paint (web/facade.js imports them on demand).
+  + `var c=document.currentScript.dataset.core;if(c)c.split(" ").forEach(function(f){var e=document.createElement("link");e.rel="modulepreload";e.href=f;document.head.appendChild(e)})}})()`;
 export const scriptHash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 // core: {estimate(s), fits(s), catalog()} on plain objects. Returns {card: {en, zh}, fits: {en, zh}, css}:

@@ -55,7 +55,7 @@ export function startServer(dir, port = 0) {
 // meta tag allows them.
 function policyFor(file, body) {
   if (extname(file) !== '.html') return CSP;
-  const hashes = [...body.toString('utf8').matchAll(/<script>([^<]*)<\/script>/g)]
+  const hashes = [...body.toString('utf8').matchAll(/<script(?: data-[a-z-]+="[^"]*")?>([^<]*)<\/script>/g)]
     .map(([, code]) => ` 'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`);
   return CSP.replace("script-src 'self'", `script-src 'self'${hashes.join('')}`);
 }

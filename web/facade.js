@@ -3,14 +3,13 @@
 // {error: {field, message}}, never as an exception. './gpusizer.mjs' (Emscripten's ES module) and
 // './gpusizer-wasm.js' (the wasm as text, see wasm-bytes.js) are build outputs that
 // scripts/build-page.mjs places beside the bundle, or inlines into the offline file.
-import createGpusizer from './gpusizer.mjs';
-import wasmText from './gpusizer-wasm.js';
 import { wasmFromText } from './wasm-bytes.js';
 
 let loading = null;
 
 export function loadCore() {
-  loading ??= Promise.resolve().then(() => createGpusizer({ wasmBinary: wasmFromText(wasmText) })).then(wrap);
+  loading ??= Promise.all([import('./gpusizer.mjs'), import('./gpusizer-wasm.js')])
+    .then(([glue, wasm]) => glue.default({ wasmBinary: wasmFromText(wasm.default) })).then(wrap);
   return loading;
 }
 
