@@ -126,7 +126,9 @@ TEST_CASE("catalog: torch-visible memory", "[catalog]") {
 
   // Each entry of the file says where its memory figure comes from (the core's copy embeds the
   // notes as "": cmake/embed.cmake).
-  for (const auto& e : nlohmann::json::parse(gpusizer::embedded::full_gpus_json).at("gpus")) {
+  // A named document: a range-for over parse(...).at(...) would outlive the parsed temporary.
+  const nlohmann::json full = nlohmann::json::parse(gpusizer::embedded::full_gpus_json);
+  for (const auto& e : full.at("gpus")) {
     INFO(e.at("id").get<std::string>());
     CHECK_FALSE(e.at("memory_note").get<std::string>().empty());
   }
