@@ -26,11 +26,11 @@ const wasmBuild = join(root, 'build/wasm');
 
 // Browsers with top-level await in modules and CSS :has() (2022-2023 onward).
 const target = ['chrome105', 'firefox121', 'safari15.4'];
-// The two core files are outputs of this script, not sources: beside the bundle when hosted,
-// inlined when offline.
-const CORE_FILES = /^\.\/gpusizer(\.mjs|-wasm\.js)$/;
-// The core's two files beside the hosted pages, in the order the app imports them (web/facade.js).
+// The two core files are outputs of this script, not sources: beside the bundle when hosted (in the
+// order web/facade.js imports them; the inline language script preloads them for a linked page,
+// data-core), inlined when offline.
 const CORE_MODULES = ['gpusizer.mjs', 'gpusizer-wasm.js'];
+const CORE_FILES = new RegExp(`^\\./(${CORE_MODULES.map((f) => f.replace(/[.-]/g, '\\$&')).join('|')})$`);
 
 async function main() {
   const [glue, wasm] = await Promise.all([

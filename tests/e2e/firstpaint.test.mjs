@@ -1,6 +1,7 @@
 // The first figure at first paint (issue 14): every page carries the default scenario's memory
 // card as static markup (scripts/prerender.mjs), in both languages, shown before any script has
-// run; a link with its own scenario never shows that card as its answer; and on a phone the
+// run; the hosted default page fetches the core only after that paint, a linked page preloads it;
+// a link with its own scenario never shows that card as its answer; and on a phone the
 // figure and the verdict are above the fold, the capacity label inside the bar, the ranking
 // without horizontal scrolling.
 import { after, before, test } from 'node:test';
@@ -92,6 +93,34 @@ test('localStorage is first read after the first paint, and a stored language st
   assert.match(await page.locator('#verdict').textContent(), /放得下/);
   assert.deepEqual(problems, []);
   await close();
+});
+
+test('the hosted default page fetches the core after its first paint; a linked page preloads it while parsing', async () => {
+  const timing = (page) => page.evaluate(() => ({
+    fcp: performance.getEntriesByName('first-contentful-paint')[0].startTime,
+    core: performance.getEntriesByType('resource').filter((e) => /gpusizer(\.mjs|-wasm\.js)$/.test(e.name))
+      .map((e) => ({ name: e.name.split('/').pop(), start: e.startTime })),
+    preloads: document.querySelectorAll('link[rel="modulepreload"]').length,
+    appLoaded: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/app.js')).responseEnd,
+  }));
+  // The default link: its figure is in the HTML, and the core's two files wait for its paint.
+  const plain = await open(`${server.base}index.html`);
+  await ready(plain.page);
+  const first = await timing(plain.page);
+  assert.equal(first.core.length, 2, JSON.stringify(first.core));
+  for (const file of first.core) assert.ok(file.start > first.fcp, `${file.name} requested at ${file.start} ms, first paint at ${first.fcp} ms`);
+  assert.equal(first.preloads, 0);
+  assert.deepEqual(plain.problems, []);
+  await plain.close();
+  // A link with its own scenario waits for the core: the inline script preloads both files.
+  const linked = await open(`${server.base}index.html#model=qwen2.5-14b&seq_len=16384&batch=8`);
+  await ready(linked.page);
+  const second = await timing(linked.page);
+  assert.equal(second.preloads, 2);
+  // ... requested while the page parses, before the app that imports them has even arrived.
+  for (const file of second.core) assert.ok(file.start < second.appLoaded, `${file.name} requested at ${file.start} ms, app.js loaded at ${second.appLoaded} ms`);
+  assert.deepEqual(linked.problems, []);
+  await linked.close();
 });
 
 test('a link with a scenario of its own never shows the default figure as its answer', async () => {
