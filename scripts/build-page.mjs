@@ -1,8 +1,8 @@
 // Builds the page into dist/ from web/ and the wasm build (build/wasm/gpusizer.mjs + .wasm):
-//   hosted   index.html, embed.html, app.js, embed.js, app.css, gpusizer.mjs, gpusizer-wasm.js
+//   hosted   index.html and embed.html (the CSS inline), app.js, embed.js, gpusizer.mjs, gpusizer-wasm.js
 //            (the wasm packed as text, see web/wasm-bytes.js), and gpusizer.wasm for other users
 //            of the module (node, other pages);
-//   offline  gpusizer.html: one file with the CSS inlined and the JS, the glue and the wasm packed
+//   offline  gpusizer.html: one file with the CSS and the JS, the glue and the wasm packed
 //            together (OFFLINE_PACKING), for file:// (where module scripts from files are blocked)
 //            and no network at all.
 // All three pages carry the default scenario's memory card, drawn here by the shipped core and the
@@ -49,11 +49,8 @@ async function main() {
     writeFile(join(dist, 'gpusizer.wasm'), wasm),
   ]);
 
-  const first = prerender(await checkPair(wasm));
-  const index = withFirstFigure(await readFile(join(web, 'index.html'), 'utf8'), first, staticMarkup(first));
-  await writeFile(join(dist, 'index.html'), index);
-  await writeFile(join(dist, 'embed.html'),
-    withFirstFigure(await readFile(join(web, 'embed.html'), 'utf8'), first, staticMarkup(first, first.fits)));
+  const pages = Object.fromEntries(await Promise.all(['index.html', 'embed.html'].map(async (f) => [f, await readFile(join(web, f), 'utf8')])));
+  const first = prerender(await checkPair(wasm), staticKeys(Object.values(pages).join('')));
   // charset utf8: the Chinese of web/i18n.js as UTF-8 (3 bytes a character) instead of \uXXXX escapes
   // (6): app.js 40.0 -> 39.5 KB gzipped (issue 14). Module scripts are always decoded as UTF-8, and
   // the offline page's CSP hash is of the script's UTF-8 bytes.
@@ -64,9 +61,14 @@ async function main() {
     outdir: dist,
     plugins: [{ name: 'core-beside', setup: (b) => b.onResolve({ filter: CORE_FILES }, (a) => ({ path: a.path, external: true })) }],
   });
-  await esbuild.build({ ...common, entryPoints: [join(web, 'app.css')], outfile: join(dist, 'app.css') });
-  // Where the static card's capacity label sits (bar.js sets it through CSSOM on the live one).
-  await writeFile(join(dist, 'app.css'), (await readFile(join(dist, 'app.css'), 'utf8')).trimEnd() + first.css + '\n');
+  // The stylesheet, with where the static card's capacity label sits (bar.js sets it through CSSOM
+  // on the live one), goes inline in every page (withStyle below).
+  const styled = await esbuild.build({ ...common, entryPoints: [join(web, 'app.css')], write: false });
+  const css = styled.outputFiles[0].text.trim() + first.css.trimEnd();
+  const index = withStyle(withFirstFigure(pages['index.html'], first, staticMarkup(first)), css);
+  await writeFile(join(dist, 'index.html'), index);
+  await writeFile(join(dist, 'embed.html'),
+    withStyle(withFirstFigure(pages['embed.html'], first, staticMarkup(first, first.fits)), css));
 
   // The offline file: the app (with the glue) and the wasm packed together as one LZMA stream
   // (OFFLINE_PACKING below); a small loader script unpacks them, hands the wasm over and runs the app.
@@ -89,7 +91,6 @@ async function main() {
     stdin: { contents: OFFLINE_LOADER, resolveDir: web, loader: 'js' },
     write: false,
   });
-  const css = await readFile(join(dist, 'app.css'), 'utf8');
   await writeFile(join(dist, 'gpusizer.html'), inline(index, css, await squeeze(offline.outputFiles[0].text), loader.outputFiles[0].text, wasm));
 }
 
@@ -114,7 +115,11 @@ const OFFLINE_WASM = {
 };
 // The loader, an inline module (so it runs after parsing, as the app did): the stream is the app's
 // UTF-8 text then the wasm; data-js says where the text ends.
+// A default link unpacks after its static figure is on screen (web/paint.js); a link with a scenario
+// of its own has none to show, and unpacks at once.
 const OFFLINE_LOADER = `import { lzmaDecode } from './lzma.js';
+import { afterFirstPaint } from './paint.js';
+if (!document.documentElement.classList.contains('linked')) await new Promise(afterFirstPaint);
 const block = document.getElementById('gpusizer-packed');
 const binary = atob(block.textContent);
 const packed = new Uint8Array(binary.length);
@@ -128,8 +133,13 @@ app.textContent = new TextDecoder().decode(bytes.subarray(0, split));
 document.body.append(app);
 `;
 
+// The i18n keys of a page's static texts: its data-i18n elements, and the language button's label.
+const staticKeys = (html) => [...new Set([...html.matchAll(/ data-i18n="([^"]+)"/g)].map((m) => m[1]).concat('otherLang'))];
+
 // The page with the language picker inline in its head (allowed by its hash in the page's CSP),
-// the static figure in place of <!--first-figure-->, and the loading line in both languages.
+// the static figure in place of <!--first-figure-->, and its static texts (each data-i18n element's,
+// the loading line, the language button's) in both languages: the first paint is in the reader's
+// language before any of the app has run (web/main.js words them again after it).
 function withFirstFigure(html, first, markup) {
   const marks = ['<!--lang-script-->', '<!--first-figure-->'];
   for (const mark of marks) if (!html.includes(mark)) throw new Error(`a page in web/ has no ${mark} to replace`);
@@ -138,7 +148,22 @@ function withFirstFigure(html, first, markup) {
   return html.replace(policy, (m) => `${m} ${scriptHash(LANG_SCRIPT)}`)
     .replace(marks[0], () => `<script data-core="${CORE_MODULES.join(' ')}">${LANG_SCRIPT}</script>`)
     .replace(marks[1], () => markup)
-    .replace('<!--loading-->', () => bothLangs(first.loading));
+    .replace(/( data-i18n="([^"]+)"[^>]*>)[^<]*<\//g, (m, open, key) => `${open}${bothLangs(first.texts[key])}</`)
+    // The button names the other language, in that language.
+    .replace('<button type="button" id="lang" class="lang"></button>', () => '<button type="button" id="lang" class="lang">'
+      + `<span class="only-en" lang="zh-CN">${first.texts.otherLang.en}</span><span class="only-zh" lang="en">${first.texts.otherLang.zh}</span></button>`);
+}
+
+// The stylesheet inline in the page's head, allowed by its SHA-256 in the page's CSP in place of
+// style-src 'self': the first paint waits for no request (the browser holds it until every stylesheet
+// in the head has arrived), and the page's own CSS is its only style. 12.7 KB raw, 3.6 KB gzipped.
+function withStyle(html, css) {
+  const stylesheet = '<link rel="stylesheet" href="app.css">';
+  if (!html.includes(stylesheet)) throw new Error(`a page in web/ has no ${stylesheet} to inline`);
+  if (!html.includes("style-src 'self'")) throw new Error("a page in web/ has no CSP style-src 'self' to pin");
+  if (css.includes('</style')) throw new Error('the CSS holds "</style", which would end the inline style');
+  const hash = `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
+  return html.replace("style-src 'self'", () => `style-src ${hash}`).replace(stylesheet, () => `<style>${css}</style>`);
 }
 
 // The glue and the wasm must come from the same link (their import names are minified): a wasm
@@ -170,7 +195,7 @@ function lzmaPack(bytes) {
   return xz.stdout;
 }
 
-// The hosted page with its stylesheet and script inlined, its preloads dropped, and its CSP
+// The hosted page with its script inlined (its stylesheet already is), its preloads dropped, and its CSP
 // meta tag replaced by one that allows no request at all (so "works offline" is enforced by the
 // browser, not just hoped) and only the inlined script and style, pinned by their SHA-256.
 function inline(html, css, js, loaderJs, wasm) {
@@ -178,17 +203,15 @@ function inline(html, css, js, loaderJs, wasm) {
   const script = loaderJs.replace(/<\/(script)/gi, '<\\/$1');
   const app = Buffer.from(js, 'utf8');
   const packed = lzmaPack(Buffer.concat([app, wasm])).toString('base64');
-  const style = css.trim();
   const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
   // The app's hash: the loader inserts it as an inline module, which the CSP checks like any other.
-  const csp = `default-src 'none'; script-src ${hash(script)} ${hash(js)} ${scriptHash(LANG_SCRIPT)} 'wasm-unsafe-eval'; style-src ${hash(style)}; img-src data:; base-uri 'none'; form-action 'none'`;
-  const stylesheet = '<link rel="stylesheet" href="app.css">';
+  const csp = `default-src 'none'; script-src ${hash(script)} ${hash(js)} ${scriptHash(LANG_SCRIPT)} 'wasm-unsafe-eval'; style-src ${hash(css)}; img-src data:; base-uri 'none'; form-action 'none'`;
   const module = '<script type="module" src="app.js"></script>';
   const policy = /<meta http-equiv="Content-Security-Policy" content="[^"]*">/;
   if (!policy.test(html)) throw new Error('web/index.html has no Content-Security-Policy meta tag to replace');
   const shell = html.replace(/ data-core="[^"]*"/, '')
     .replace(policy, () => `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
-  if (/(src|href)="(?!data:|#)/.test(shell.replace(stylesheet, '').replace(module, ''))) {
+  if (/(src|href)="(?!data:|#)/.test(shell.replace(module, ''))) {
     throw new Error('web/index.html refers to a file that gpusizer.html would not carry');
   }
   // Replacer functions: the minified code holds "$&"-like sequences that a string would expand.
@@ -196,7 +219,7 @@ function inline(html, css, js, loaderJs, wasm) {
   // after parsing wherever it stands, and the parser then reaches the static figure without first
   // tokenizing 350 KB of script (first paint 50-80 ms sooner, median of 15 runs, 2026-11-30).
   if (!shell.includes('</body>')) throw new Error('web/index.html has no </body> to put the inlined script before');
-  return shell.replace(stylesheet, () => `<style>${style}</style>`).replace(module, '')
+  return shell.replace(module, '')
     .replace('</body>', () => `<script type="application/octet-stream" id="gpusizer-packed" data-js="${app.length}">${packed}</script>\n`
       + `<script type="module">${script}</script>\n</body>`);
 }

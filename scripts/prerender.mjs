@@ -30,11 +30,11 @@ export const LANG_SCRIPT = `(function(){var d=document.documentElement,p=new URL
   + `var c=document.currentScript.dataset.core;if(c)c.split(" ").forEach(function(f){var e=document.createElement("link");e.rel="modulepreload";e.href=f;document.head.appendChild(e)})}})()`;
 export const scriptHash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-// core: {estimate(s), fits(s), catalog()} on plain objects. Returns {card: {en, zh}, fits: {en, zh}, css}:
-// card the memory card's markup, fits the embed page's one-line fit summary, loading the loading
-// line (both languages' texts escaped for HTML), css the rules that
+// core: {estimate(s), fits(s), catalog()} on plain objects; keys: web/i18n.js keys of the page's
+// static texts. Returns {card: {en, zh}, fits: {en, zh}, texts: {key: {en, zh}}, css}:
+// card the memory card's markup, fits the embed page's one-line fit summary, texts each key's words (both languages' texts escaped for HTML), css the rules that
 // place the capacity label (a style="" attribute would need 'unsafe-inline' in the CSP).
-export function prerender(core) {
+export function prerender(core, keys = []) {
   const catalog = core.catalog();
   const { scenario } = intake(core, defaults(), null);
   // The page computes the estimate without the load (web/main.js withoutLoad), as here.
@@ -46,12 +46,12 @@ export function prerender(core) {
   const fits = core.fits(own);
   const fitting = catalog.gpus.filter((g) => fits.gpus.some((row) => row.gpu === g.id && row.fits));
   const smallest = fitting.reduce((a, b) => (b.memory_bytes < a.memory_bytes ? b : a), fitting[0]);
-  const out = { card: {}, fits: {}, loading: {}, css: '' };
+  const out = { card: {}, fits: {}, texts: Object.fromEntries(keys.map((key) => [key, {}])), css: '' };
   for (const lang of LANGS) {
     withStaticDom(() => {
       initLang(lang);
       const card = memoryCard(own, estimate, gpu);
-      out.loading[lang] = escape(t('loading'));
+      for (const key of keys) out.texts[key][lang] = escape(t(key));
       // Ids unique across the two copies; the live card takes the plain ones.
       for (const el of card.walk()) {
         for (const attr of ['id', 'aria-labelledby']) {
@@ -74,7 +74,7 @@ export function prerender(core) {
 
 const escape = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-// Both languages of a short text (the loading line), for the inline picker to choose from.
+// Both languages of a short text (a data-i18n element's), for the inline picker to choose from.
 export const bothLangs = (texts) => LANGS.map((lang) => `<span class="only-${lang}"${lang === 'zh' ? ' lang="zh-CN"' : ''}>${texts[lang]}</span>`).join('');
 
 // The two copies, marked by language for app.css (the Chinese one hidden unless html.lang-zh);

@@ -51,13 +51,15 @@ export function startServer(dir, port = 0) {
 }
 
 // A strict host configured for the page: its inline scripts (the language picker that runs
-// before the first paint, scripts/prerender.mjs) allowed by their SHA-256, as the page's own
+// before the first paint, scripts/prerender.mjs) and its inline stylesheet allowed by their SHA-256, as the page's own
 // meta tag allows them.
 function policyFor(file, body) {
   if (extname(file) !== '.html') return CSP;
-  const hashes = [...body.toString('utf8').matchAll(/<script(?: data-[a-z-]+="[^"]*")?>([^<]*)<\/script>/g)]
-    .map(([, code]) => ` 'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`);
-  return CSP.replace("script-src 'self'", `script-src 'self'${hashes.join('')}`);
+  const text = body.toString('utf8');
+  const hashes = (pattern) => [...text.matchAll(pattern)]
+    .map(([, code]) => ` 'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`).join('');
+  return CSP.replace("script-src 'self'", `script-src 'self'${hashes(/<script(?: data-[a-z-]+="[^"]*")?>([^<]*)<\/script>/g)}`)
+    .replace("style-src 'self'", `style-src 'self'${hashes(/<style>([\s\S]*?)<\/style>/g)}`);
 }
 
 function send(res, status, text) {

@@ -24,7 +24,6 @@ const link = fromHash(location.hash);
 // (scripts/prerender.mjs); the stored choice is read after it (storedLang): a fresh profile's first
 // localStorage read held the parser for 30-60 ms (Chromium traces of the offline page, 2026-12-01).
 initLang(link.lang, false);
-translateStatic();
 
 // The reader's stored choice of language, once the static figure is on screen: where it differs
 // from the browser's, the other language's static copy is shown (both are in the page).
@@ -67,7 +66,11 @@ let core;
 // scripts/prerender.mjs); the default link's paints before the core is unpacked and compiled.
 const linked = document.documentElement.classList.contains('linked');
 try {
+  // The static texts arrive in both languages (scripts/build-page.mjs), so the default page has
+  // nothing to word before its first paint: wording them earlier took a second layout of the
+  // whole page (~19 ms) while the first frame was still being rasterized (a Chromium trace, 2026-12-01).
   if (!linked) await new Promise(afterFirstPaint);
+  translateStatic();
   storedLang();
   core = await loadCore();
 } catch (error) {

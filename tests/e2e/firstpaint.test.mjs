@@ -20,6 +20,10 @@ const shownStatic = (page) => page.evaluate(() => [...document.querySelectorAll(
   .filter((el) => el.checkVisibility())
   .map((el) => ({ lang: el.lang, figure: el.querySelector('.big')?.textContent, verdict: el.querySelector('.verdict')?.textContent })));
 
+// The text an element shows: of its children, the visible ones only (both languages are in the HTML).
+const visibleText = (page, selector) => page.locator(selector).evaluate((el) => (el.children.length
+  ? [...el.children].filter((c) => c.checkVisibility()).map((c) => c.textContent).join('') : el.textContent));
+
 async function open(url, options = {}, { scripts = true, blockApp = false } = {}) {
   const context = await browser.newContext({ locale: 'en-US', javaScriptEnabled: scripts, ...options });
   const page = await context.newPage();
@@ -39,6 +43,11 @@ test('with scripts disabled, the offline, hosted and embed pages show the defaul
     assert.match(shown[0].figure, FIGURE, url);
     assert.match(shown[0].verdict, /fits/i, url);
     assert.ok(await page.locator('.pre-en [data-part="weights"] .value').isVisible(), `${url}: the breakdown shows`);
+    if (!url.includes('embed')) {
+      // The header's texts are in the HTML too, in both languages (scripts/build-page.mjs).
+      assert.equal(await visibleText(page, '.tagline'), 'GPU memory and cloud cost for large language models', url);
+      assert.equal(await visibleText(page, '#lang'), '中文', url);
+    }
     await close();
   }
 });
@@ -66,9 +75,36 @@ test('the inline picker shows the Chinese copy to a zh reader and for lang=zh, b
     assert.equal(shown[0].lang, 'zh-CN', url);
     assert.match(shown[0].verdict, /放得下/, url);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+    if (!url.includes('embed')) {
+      assert.equal(await visibleText(page, '.tagline'), '大模型显存与云端成本计算器', url);
+      assert.equal(await visibleText(page, '#lang'), 'English', url);
+      assert.equal(await visibleText(page, '#status'), '正在加载计算器…', url);
+    }
     // Only the blocked module: the inline picker ran under the page's CSP.
     assert.deepEqual(problems.filter((p) => !/app\.js|embed\.js|ERR_FAILED/.test(p)), [], url);
     await close();
+  }
+});
+
+test('the offline default page unpacks its app and core after its first paint, a linked one at once', async () => {
+  for (const [hash, waits] of [['', true], ['#seq_len=8192&batch=4', false]]) {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    // When the loader (scripts/build-page.mjs OFFLINE_LOADER) starts unpacking: its first step
+    // decodes the packed block's base64.
+    await page.addInitScript(() => {
+      const decode = window.atob;
+      window.atob = (text) => {
+        if (text.length > 100000) window.unpackedAt ??= performance.now();
+        return decode(text);
+      };
+    });
+    await page.goto(offlineUrl(hash));
+    await ready(page);
+    const [fcp, unpacked] = await page.evaluate(() => [performance.getEntriesByName('first-contentful-paint')[0].startTime, window.unpackedAt]);
+    assert.ok(unpacked > 0, 'the loader ran');
+    if (waits) assert.ok(unpacked > fcp, `unpacking began at ${unpacked} ms, first paint at ${fcp} ms`);
+    await context.close();
   }
 });
 

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { CSP } from '../../scripts/serve.mjs';
 import { launch, ready, serveDist, watch } from './chromium.mjs';
 
-const OWN_FILES = ['index.html', 'app.css', 'app.js', 'gpusizer.mjs', 'gpusizer-wasm.js'];
+// The stylesheet is inline in index.html (scripts/build-page.mjs withStyle): no file of its own.
+const OWN_FILES = ['index.html', 'app.js', 'gpusizer.mjs', 'gpusizer-wasm.js'];
 let browser;
 let server;
 before(async () => { [browser, server] = await Promise.all([launch(), serveDist()]); });
@@ -24,7 +25,7 @@ async function open(path, options = {}) {
 
 test('under the CSP it loads only its own files, logs no error and shows the numbers', async () => {
   const { context, page, problems, response } = await open('index.html#seq_len=8192&batch=4');
-  // The served policy, plus the hash of the page's inline language picker (scripts/serve.mjs).
+  // The served policy, plus the hashes of the page's inline language picker and stylesheet (scripts/serve.mjs).
   assert.equal(response.headers()['content-security-policy'].replace(/ 'sha256-[^']+'/g, ''), CSP);
   const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name.split('/').pop()));
   assert.deepEqual(loaded.filter((f) => !f.startsWith('data:')).sort(), OWN_FILES.filter((f) => f !== 'index.html').sort());
