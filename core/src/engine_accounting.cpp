@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gpusizer/memory.h"
+#include "element_bytes.h"
 
 namespace gpusizer {
 namespace {
@@ -57,8 +58,6 @@ constexpr double kCudaGraphBytes = 0.25 * kGiB;
 // SGLang --mem-fraction-static default when not given: 0.88 (sglang server_args.py for
 // 80 GB-class GPUs at TP 1; smaller cards get lower values).
 constexpr double kSglangMemFraction = 0.88;
-
-double d(int64_t v) { return static_cast<double>(v); }
 
 // KV bytes of one token on the busiest GPU (layers of its stage, KV heads of its TP rank).
 double kv_per_token_per_gpu(const Scenario& s) {

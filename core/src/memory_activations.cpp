@@ -7,14 +7,13 @@
 #include "gpusizer/memory.h"
 #include "gpusizer/memory_finetune_stack.h"
 #include "gpusizer/memory_training.h"
+#include "element_bytes.h"
 #include "memory_backward.h"
 #include "memory_fused_ce.h"
 
 namespace gpusizer {
 namespace {
 
-constexpr double kMaskBytes = 1;  // dropout masks are 1 byte per element (Korthikanti sec. 4.1)
-constexpr double kFp32 = 4;
 // Logits and loss per token and vocabulary entry. HF causal-LM loss (transformers
 // ForCausalLMLoss, torchtune without chunking) ends the forward with bf16 logits (2), their fp32
 // upcast (4) and the fp32 log-softmax saved for the backward (4) = 10; its backward peaks higher:
@@ -25,12 +24,8 @@ constexpr double kFp32 = 4;
 // copy reused for the softmax and its gradient in place (4).
 constexpr double kHfLogitBytes = 4 + 4 + 4;
 constexpr double kMegatronLogitBytes = 2 + 4;
-constexpr double kFp32Bytes = 4;
-constexpr double kHalfBytes = 2;
 // torchtune CEWithChunkedOutputLoss(num_output_chunks=8) (torchtune/modules/loss/ce_chunked_output_loss.py).
 constexpr double kCeChunks = 8;
-
-double d(int64_t v) { return static_cast<double>(v); }
 
 // Attention projections' saved tensors per token (elements): Q, K, V for the score/flash kernel
 // and the output projection's input (Korthikanti: 2sbh each for Q, K, V and the o input).
@@ -121,7 +116,7 @@ ActivationLayout activation_layout(const Scenario& s) {
   l.seq_len = d(s.seq_len);
   l.tp = d(s.tp);
   // Activations in the compute dtype: 16-bit (mixed or pure), fp32 for fp32 full training.
-  l.element_bytes = s.weights == WeightFormat::Fp32 ? kFp32 : 2;
+  l.element_bytes = s.weights == WeightFormat::Fp32 ? kFp32 : kHalf;
   // Assumption: Megatron runs TP with --sequence-parallel (its recommended setting); others do not.
   l.sequence_parallel = s.engine == Engine::Megatron && s.tp > 1;
   // Selective recomputation drops exactly the score tensors (Korthikanti sec. 5), as flash does.
@@ -155,12 +150,12 @@ double logits_bytes(const Scenario& s) {
     // (tl.store(logits_ptr ...)); only an fp32 logsumexp per row besides. It receives the model's
     // fp32 upcast of the logits (4) sliced into a shifted contiguous copy (4); in the backward the
     // gradient is scattered back into the unshifted shape (4) as the copy is released: 8 bytes.
-    per_entry = kFp32Bytes + kFp32Bytes;
+    per_entry = kFp32 + kFp32;
   }
   if (ce == "chunked") {
     // torchtune CEWithChunkedOutputLoss: the bf16 logits (2) stay whole; the fp32 upcast and
     // log-softmax (4 + 4) exist for one of its 8 chunks at a time (num_output_chunks = 8).
-    per_entry = kHalfBytes + (kFp32Bytes + kFp32Bytes) / kCeChunks;
+    per_entry = kHalf + (kFp32 + kFp32) / kCeChunks;
   }
   if (ce == "litgpt") per_entry = litgpt_loss_bytes_per_entry();  // memory_finetune_stack.cpp
   return tokens * d(s.model.vocab) / d(s.tp) * per_entry;

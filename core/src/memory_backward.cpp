@@ -5,10 +5,10 @@
 
 #include <algorithm>
 
+#include "element_bytes.h"
+
 namespace gpusizer {
 namespace {
-
-double d(int64_t v) { return static_cast<double>(v); }
 
 // Per token, in elements, the MLP gradients alive at the MLP backward's peak beyond the saved
 // activations. Gated (down(act(gate) * up)): the down projection's backward writes the product's

@@ -8,17 +8,11 @@
 #include "gpusizer/memory.h"
 #include "gpusizer/memory_training.h"
 #include "gpusizer/precision.h"
+#include "element_bytes.h"
 
 namespace gpusizer {
 namespace {
 
-constexpr double kHalf = 2;
-// PEFT autocast_adapter_dtype=True (the default of get_peft_model) keeps 16-bit adapters in fp32
-// (tuners_utils.py cast_adapter_dtype).
-constexpr double kFp32 = 4;
-// torch.nn.Dropout in training runs aten native_dropout, which returns the output and a bool mask
-// (1 byte per element) and saves the mask for its backward (aten/src/ATen/native/Dropout.cpp).
-constexpr double kMaskBytes = 1;
 // LitGPT lora.py / adapter.py: model(input_ids, lm_head_chunk_size=128) returns the bf16 logits as
 // a list of 128-token chunks that the loop keeps (`logits`) through the backward, and
 // utils.chunked_cross_entropy runs F.cross_entropy on each bf16 chunk, whose log_softmax output
@@ -35,8 +29,6 @@ constexpr double kLightningDequantCopies = 2;
 // bitsandbytes quantize_4bit without compress_statistics: 4-bit codes and one fp32 absmax per block
 // of 64 weights (blocksize=64; Dettmers et al. 2023, QLoRA sec. 3: 32/64 = 0.5 bit per parameter).
 constexpr double kNf4SingleQuantBytes = (4.0 + 32.0 / 64) / 8;
-
-double d(int64_t v) { return static_cast<double>(v); }
 
 bool is_lora_task(const Scenario& s) { return s.task == Task::Lora || s.task == Task::Qlora; }
 
@@ -97,6 +89,8 @@ double peft_adapter_token_bytes(const Scenario& s) {
     if (!lora_targets_module(m, s.training.lora_targets)) continue;
     const double copies = d(m.active_count);
     if (mode == "fp32-input" || mode == "fp32-input-and-delta") {
+      // The adapter dtype is fp32: PEFT's autocast_adapter_dtype=True (the default of get_peft_model)
+      // keeps 16-bit adapters in fp32 (tuners_utils.py cast_adapter_dtype).
       // peft BaseTunerLayer._cast_input_dtype (tuners_utils.py): x.to(adapter dtype) in each adapted
       // module's forward (lora/layer.py Linear.forward, loha/lokr _get_delta_activations, ...), so
       // every module makes its own fp32 copy even where modules share an input, and the trainable

@@ -9,12 +9,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "element_bytes.h"
+
 namespace gpusizer {
 namespace {
-
-constexpr double kFp32 = 4;  // the loss accumulator loss_1d and the upcast logits chunk are fp32
-
-double d(int64_t v) { return static_cast<double>(v); }
 
 double next_power_of_2(double x) { return std::pow(2.0, std::ceil(std::log2(std::max(1.0, x)))); }
 
@@ -32,10 +30,11 @@ double fused_ce_bytes(const Scenario& s) {
   const double bt = d(s.batch) * d(s.seq_len - 1);
   const double h = d(s.model.hidden);
   const double v = d(s.model.vocab);
-  const double eb = s.weights == WeightFormat::Fp32 ? kFp32 : 2;  // the model's compute dtype
+  const double eb = s.weights == WeightFormat::Fp32 ? kFp32 : kHalf;  // the model's compute dtype
   // Per chunk entry: logits_chunk = _input_chunk @ weight.t() (eb), .float() (4) beside it, later
   // .to(dtype) (eb) beside the fp32 one, then grad_logits_chunk = logits_chunk * alpha (eb) beside
   // the downcast: max(eb + 4, 2 eb) (fp32: .float() and .to() return the tensor itself).
+  // The loss accumulator loss_1d and the upcast logits chunk are fp32.
   const double chunk = fused_ce_chunk_rows(bt, v, h) * v * std::max(eb + kFp32, 2 * eb);
   // grad_input = torch.zeros_like(_input), filled chunk by chunk and saved for the backward,
   // beside the shifted copy it was made from; loss_1d = torch.zeros(BT, dtype=float32).

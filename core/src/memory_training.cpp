@@ -5,13 +5,12 @@
 #include "gpusizer/memory.h"
 #include "gpusizer/memory_finetune_stack.h"
 #include "gpusizer/memory_training.h"
+#include "element_bytes.h"
 
 namespace gpusizer {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kFp32 = 4;
-constexpr double kHalf = 2;
 // bitsandbytes 8-bit optimizers: one byte per state value, blockwise quantised in blocks of 256
 // with an fp32 absmax per block (bitsandbytes functional.optimizer_update_8bit_blockwise).
 constexpr double kBnb8bitStateBytes = 1 + kFp32 / 256;
@@ -25,8 +24,6 @@ constexpr double kNcclBytesPerGroup = 4 * kMiB * 32 * 2;
 // Assumption (not measured): the caching allocator's fragmentation at the training peak is 5 % of
 // the per-step allocations (activations, gradients); memory_reserved - memory_allocated.
 constexpr double kFragmentationShare = 0.05;
-
-double d(int64_t v) { return static_cast<double>(v); }
 
 // 16-bit or fp32 bytes of the training dtype (full/pretrain are validated to these formats).
 double dtype_bytes(WeightFormat f) { return f == WeightFormat::Fp32 ? kFp32 : kHalf; }
