@@ -8,11 +8,11 @@
 #include "gpusizer/architecture.h"
 #include "gpusizer/memory.h"
 #include "gpusizer/precision.h"
+#include "element_bytes.h"
 
 namespace gpusizer {
 namespace {
 
-constexpr double kFp16Bytes = 2;
 // precision.cpp's GPTQ/AWQ group (kGroup): the format's bytes already hold one scale and zero per 128.
 constexpr double kDefaultGroup = 128;
 constexpr double kScaleBits = 16;  // fp16 scale per group and output column (AutoGPTQ/AutoAWQ scales)
@@ -50,10 +50,10 @@ double largest_linear(const Scenario& s, double* in_out_max, double* out_max) {
   double best = 0, dim = 0, out = 0;
   for (const LinearModule& m : linear_modules(s.model)) {
     if (m.group == "router") continue;  // the router stays 16-bit
-    const double io = static_cast<double>(m.in) * static_cast<double>(m.out) / static_cast<double>(s.tp);
+    const double io = d(m.in) * d(m.out) / d(s.tp);
     best = std::max(best, io);
-    dim = std::max({dim, static_cast<double>(m.in), static_cast<double>(m.out)});
-    out = std::max(out, static_cast<double>(m.out));
+    dim = std::max({dim, d(m.in), d(m.out)});
+    out = std::max(out, d(m.out));
   }
   if (in_out_max) *in_out_max = dim;
   if (out_max) *out_max = out;
@@ -111,7 +111,7 @@ double quant_scope_model_delta_bytes(const Scenario& s) {
     const double copies = static_cast<double>(m.count);
     kept += weights * (m.group == "attention" ? copies : copies * std::min(2.0, layers) / layers);
   }
-  return kept * (kFp16Bytes - quantized);  // bf16 checkpoints keep 2 bytes per weight
+  return kept * (kHalf - quantized);  // bf16 checkpoints keep 2 bytes per weight
 }
 
 double quant_scope_delta_bytes(const Scenario& s) { return quant_scope_model_delta_bytes(s) * stage_layer_share(s); }
@@ -121,13 +121,13 @@ double quant_kernel_buffer_bytes(const Scenario& s) {
   const std::string& k = kernel(s);
   const Architecture& a = s.model;
   double dim = 0, out = 0;
-  const double dq = largest_linear(s, &dim, &out) * kFp16Bytes;
+  const double dq = largest_linear(s, &dim, &out) * kHalf;
   const double max_input = static_cast<double>(s.engine_options.quant_max_input_len.value_or(kExllamaMaxInputLen));
   double bytes = 0;
   if (k == "exllama") {
     // AutoGPTQ autogptq_post_init: temp_dq = max qweight.numel() * 8 fp16 (in x out of the largest
     // layer); temp_state = (max_input_len, max(in, out)) fp16 with act-order, (1, 1) without.
-    bytes = dq + (s.engine_options.act_order.value_or(false) ? max_input * dim * kFp16Bytes : 0);
+    bytes = dq + (s.engine_options.act_order.value_or(false) ? max_input * dim * kHalf : 0);
   } else if (k == "exllamav2") {
     // AutoAWQ exllamav2_post_init: one ScratchSpace per device of max over layers of
     // temp_dq_size (in x out x 2 + 128) + temp_fwd_size (out x max_input_len x max_batch_size x 4 + 128).
@@ -136,7 +136,7 @@ double quant_kernel_buffer_bytes(const Scenario& s) {
     for (const LinearModule& m : linear_modules(a)) {
       if (m.group == "router") continue;
       const double o = static_cast<double>(m.out) / static_cast<double>(s.tp);
-      best = std::max(best, static_cast<double>(m.in) * o * kFp16Bytes + o * max_input * batch * 4 +
+      best = std::max(best, static_cast<double>(m.in) * o * kHalf + o * max_input * batch * 4 +
                                 2 * kExllamaV2SliceBytes);
     }
     bytes = best;
@@ -145,7 +145,7 @@ double quant_kernel_buffer_bytes(const Scenario& s) {
     // intermediate fp16), temp_mlp (2 x fused_mlp_thd x intermediate fp16), temp_zeros_float,
     // temp_dq (max qweight.numel() * 8 fp16).
     const double inter = static_cast<double>(a.intermediate) / static_cast<double>(s.tp);
-    bytes = max_input * inter * kFp16Bytes + 2 * kExllamaFusedMlpThd * inter * kFp16Bytes +
+    bytes = max_input * inter * kHalf + 2 * kExllamaFusedMlpThd * inter * kHalf +
             kExllamaZerosFloatBytes + dq;
   }
   return bytes * summed_devices(s);
