@@ -376,8 +376,15 @@ nlohmann::json launch_json(const nlohmann::json& input) {
   const LaunchPlan chosen = resolve_plan(s, plan, &note);
   Launch l = make_launch(s, chosen);
   if (!note.message.empty()) {
-    l.notes.insert(l.notes.begin(), note.message);
-    l.note_details.insert(l.note_details.begin(), note);
+    // The plan's note ahead of the generators' notes: appended to a new list (an insert at the
+    // front instantiated vector::insert of a string and of a Warning for this one use; issue 14).
+    Launch first;
+    add_note(first, note);
+    const Launch& made = l;
+    first.notes.insert(first.notes.end(), made.notes.begin(), made.notes.end());
+    first.note_details.insert(first.note_details.end(), made.note_details.begin(), made.note_details.end());
+    l.notes = std::move(first.notes);
+    l.note_details = std::move(first.note_details);
   }
   return to_json(l);
 }
