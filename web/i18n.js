@@ -421,8 +421,7 @@ const STRINGS = {
   'type.null': ['null', 'null'], 'type.array': ['a list', '列表'], 'type.object': ['an object', '对象'],
 
   // Warnings by the core's code, worded from their values (docs/errors.md).
-  'w.context_beyond_model': ['seq_len {seq_len} is beyond the {positions} positions {model} supports (max_position_embeddings); quality degrades and engines refuse it unless rope scaling extends it',
-    '上下文长度 {seq_len} 超过 {model} 支持的 {positions} 个位置（max_position_embeddings）：质量下降，推理框架会拒绝，除非用 RoPE 缩放扩展'],
+  'w.context_beyond_model': ['', '上下文长度 {seq_len} 超过 {model} 支持的 {positions} 个位置（max_position_embeddings）：质量下降，推理框架会拒绝，除非用 RoPE 缩放扩展'],
   'w.batch_beyond_engine': ['', '{engine} 默认同时最多运行 {max_batch} 个序列（max_num_seqs / 最大批量）：请显式调大，否则会排队'],
   'w.engine_no_tp': ['', '{engine} 不支持张量并行：无法以 TP {tp} 启动'],
   'w.engine_no_pp': ['', '{engine} 不支持流水线并行：无法以 PP {pp} 启动'],
