@@ -326,7 +326,10 @@ const STRINGS = {
   embedNone: ['Fits on none of the {of} GPU types at this size: see what it takes in the full calculator.',
     '{of} 款 GPU 单卡都放不下：请在完整计算器中查看所需配置。'],
   dateUnknown: ['date not stated', '未注明日期'],
-  'e.null': ['must not be null: leave the key out to get its default', '不能为 null：不需要时删去该项即取默认值'],
+  // Core errors by code (errorMessage). An English half left '' is the core's own message word for
+  // word: the English page shows the error's `message`, as for warnings and notes. The others are
+  // the page's wording of it: no CLI pointers, the page's terms and lists (tests/wasm/codes.test.mjs).
+  'e.null': ['', '不能为 null：不需要时删去该项即取默认值'],
   'e.integer_range': ['must be a whole number from {min} to {max}', '应为 {min} 到 {max} 之间的整数'],
   'e.number_range': ['must be a number from {min} to {max}', '应为 {min} 到 {max} 之间的数'],
   'e.number_above': ['must be a number above {min}, at most {max}', '应大于 {min} 且不超过 {max}'],
@@ -344,13 +347,13 @@ const STRINGS = {
   'e.tokens_sum': ['prompt and output tokens must add up to the context ({prompt_tokens} + {output_tokens} ≠ {seq_len})',
     '输入与输出 token 数之和应等于上下文长度（{prompt_tokens} + {output_tokens} ≠ {seq_len}）'],
   'e.exceeds_seq_len': ['must not exceed the context ({seq_len} tokens)', '不能超过上下文长度（{seq_len} token）'],
-  'e.seq_len_min': ['must be at least 1 token', '至少为 1 个 token'],
+  'e.seq_len_min': ['', '至少为 1 个 token'],
   'e.model_required': ['choose a model', '请指定模型'],
   'e.engine_serving': ['{engine} serves models; for training choose {list}', '{engine} 是推理框架；训练请选 {list}'],
   'e.engine_training': ['{engine} is a training engine; for serving choose {list}', '{engine} 是训练框架；推理请选 {list}'],
   'e.tp_pp_divide_gpus': ['TP × PP ({tp} × {pp}) must divide the GPUs in total ({gpus})', 'TP × PP（{tp} × {pp}）必须整除 GPU 总数（{gpus}）'],
-  'e.tp_heads': ['must divide the attention heads ({heads})', '必须整除注意力头数（{heads}）'],
-  'e.pp_layers': ['must not exceed the layers ({layers})', '不能超过模型层数（{layers}）'],
+  'e.tp_heads': ['', '必须整除注意力头数（{heads}）'],
+  'e.pp_layers': ['', '不能超过模型层数（{layers}）'],
   'e.qlora_weights': ['QLoRA trains adapters over a 4-bit base: use nf4 (or another 4-bit format), not {weights}',
     'QLoRA 在 4 比特底座上训练适配器：请用 nf4（或其他 4 比特格式），而不是 {weights}'],
   'e.gguf_training': ['GGUF formats are for llama.cpp serving, not training', 'GGUF 格式只用于 llama.cpp 推理，不能训练'],
@@ -359,57 +362,57 @@ const STRINGS = {
   'e.gguf_engine': ['GGUF formats run on llama.cpp, not {engine}', 'GGUF 格式需用 llama.cpp 运行，而不是 {engine}'],
   'e.offload_needs_zero': ['CPU offload needs ZeRO: the optimizer needs stage 1-3, the parameters stage 3',
     'CPU 卸载需要 ZeRO：卸载优化器需 1-3 阶段，卸载参数需 3 阶段'],
-  'e.offload_params_zero3': ['parameter offload needs ZeRO stage 3', '参数卸载需要 ZeRO-3'],
-  'e.encoder_generates': ['an encoder model generates no tokens', '编码器模型不生成 token'],
+  'e.offload_params_zero3': ['', '参数卸载需要 ZeRO-3'],
+  'e.encoder_generates': ['', '编码器模型不生成 token'],
   'e.load_training': ['a load applies to serving, not to training', '负载只适用于推理部署，不适用于训练'],
   'e.load_rate_required': ['give the requests per second to carry, above 0', '请填写要承载的每秒请求数（大于 0）'],
   'e.kv_heads_divide': ['the attention heads ({heads}) must be divisible by the KV heads ({kv_heads})',
     '注意力头数（{heads}）必须能被 KV 头数（{kv_heads}）整除'],
   'e.required': ['is required', '必填'],
-  'e.config_missing': ['is missing from config.json', 'config.json 中缺少此项'],
-  'e.below_one': ['must be below 1', '必须小于 1'],
-  'e.group_size_zero': ['must be positive or -1 (one group per column)', '应为正数，或 -1（每列一组）'],
+  'e.config_missing': ['', 'config.json 中缺少此项'],
+  'e.below_one': ['', '必须小于 1'],
+  'e.group_size_zero': ['', '应为正数，或 -1（每列一组）'],
   'e.no_fitting_plan': ['no catalog plan fits this scenario: relax the filters', '目录中没有放得下该场景的方案：请放宽筛选条件'],
   'e.no_plan_for_instance': ['no plan for instance type “{instance}”', '实例类型“{instance}”没有可用方案（未知、被筛选掉或不是按需计费）'],
   'e.catalog_instance_name': ['“{name}” is a catalog instance type: give yours another name', '“{name}”是目录中的实例类型：请给你的实例另起名字（或在价格表中修改它的价格）'],
   'e.duplicate_instance_name': ['“{name}” is already one of your instances', '“{name}”已是你的自定义实例'],
-  'e.date': ['must be a date YYYY-MM-DD', '应为 YYYY-MM-DD 格式的日期'],
+  'e.date': ['', '应为 YYYY-MM-DD 格式的日期'],
   'e.model_type': ['must be a preset id or an object', '应为预设模型 ID 或对象'],
-  'e.model_one_key': ['an object with “{key}” takes no other key', '含“{key}”的对象不能再有其他键'],
+  'e.model_one_key': ['', '含“{key}”的对象不能再有其他键'],
   'e.tokens_alone': ['give the context length (or the other token count) with it', '请同时给出上下文长度（或另一项 token 数）'],
-  'e.schema': ['must be 1', '必须为 1'],
+  'e.schema': ['', '必须为 1'],
   'e.instance_list': ['must be a list of instance objects', '应为实例对象的列表'],
   'e.load_with_gpus': ['the load sets the GPU count through its replicas: give either the GPU count or the load', '负载会通过副本数决定 GPU 数量：GPU 总数与负载只能二选一'],
-  'e.json_depth': ['JSON nested deeper than {max} levels', 'JSON 嵌套超过 {max} 层'],
-  'e.input_empty': ['is empty: expected a scenario JSON object', '为空：应为场景的 JSON 对象'],
-  'e.nul_byte': ['has a NUL byte at offset {offset}: JSON text holds none', '在第 {offset} 字节处含 NUL 字符：JSON 文本中不应有'],
+  'e.json_depth': ['', 'JSON 嵌套超过 {max} 层'],
+  'e.input_empty': ['', '为空：应为场景的 JSON 对象'],
+  'e.nul_byte': ['', '在第 {offset} 字节处含 NUL 字符：JSON 文本中不应有'],
   'e.invalid_json': ['is not valid JSON', '不是有效的 JSON'],
   'e.number_overflow': ['has a number beyond the range of a double', '含有超出双精度浮点范围的数'],
-  'e.unknown_command': ['unknown command “{command}”', '未知命令“{command}”'],
-  'e.params_range': ['must be a parameter count above 0 and at most 1e15', '参数量应大于 0 且不超过 1e15'],
+  'e.unknown_command': ['', '未知命令“{command}”'],
+  'e.params_range': ['', '参数量应大于 0 且不超过 1e15'],
   'e.params_no_shape': ['no Llama-like shape comes within 1 % of this count: give explicit fields',
     '找不到参数量与之相差 1% 以内的 Llama 式结构：请给出具体结构参数'],
-  'e.head_dim_required': ['is required when hidden is not divisible by heads', 'hidden 不能被注意力头数整除时必填'],
-  'e.intermediate_required': ['is required (only an all-MoE model with expert_intermediate can leave it out)',
+  'e.head_dim_required': ['', 'hidden 不能被注意力头数整除时必填'],
+  'e.intermediate_required': ['',
     '必填（只有全部为 MoE 层且给出 expert_intermediate 的模型可省略）'],
   'e.layer_indices': ['must be a list of layer indices from 0 to {max}', '应为 0 到 {max} 之间的层编号列表'],
-  'e.experts_zero': ['is 0: a mixture-of-experts config needs at least 1 expert (a dense model leaves the key out)',
+  'e.experts_zero': ['',
     '为 0：MoE 配置至少需要 1 个专家（稠密模型不写此项）'],
-  'e.experts_per_token': ['is larger than the number of experts ({experts})', '大于专家总数（{experts}）'],
-  'e.layer_kinds_count': ['must list one attention kind per layer ({layers})', '应为每一层列出一种注意力类型（共 {layers} 层）'],
+  'e.experts_per_token': ['', '大于专家总数（{experts}）'],
+  'e.layer_kinds_count': ['', '应为每一层列出一种注意力类型（共 {layers} 层）'],
   'e.layer_kinds_values': ['holds an attention kind the core does not know ({value})', '含有无法识别的注意力类型（{value}）'],
-  'e.minimax_layer_kinds': ['is missing from config.json: MiniMax needs each layer’s attention kind (0 = lightning, 1 = softmax), or layer_types',
+  'e.minimax_layer_kinds': ['',
     'config.json 中缺少此项：MiniMax 需要每层的注意力类型（0 = lightning，1 = softmax），或给出 layer_types'],
-  'e.intermediate_even': ['must be even (QWenMLP halves it)', '必须为偶数（QWenMLP 会将其减半）'],
+  'e.intermediate_even': ['', '必须为偶数（QWenMLP 会将其减半）'],
   'e.vision_config_unknown': ['is not counted for model type “{model_type}”: remove it to size the language model alone',
     '模型类型“{model_type}”的视觉部分无法计入：删去此项，只计算语言模型'],
-  'e.head_dim_missing': ['is missing from config.json, and the hidden size ({hidden}) is not divisible by the attention heads ({heads})',
+  'e.head_dim_missing': ['',
     'config.json 中缺少此项，且隐藏维度（{hidden}）不能被注意力头数（{heads}）整除'],
   'e.plan_gpu_required': ['is required (a catalog GPU id) unless an instance type is given', '未指定实例类型时必填（目录中的 GPU ID）'],
-  'e.name_too_long': ['is {length} characters long: no model name has more than {max}', '长度为 {length} 个字符：模型名称最长 {max} 个字符'],
-  'e.model_name_empty': ['is empty: give a model name or Hub id', '为空：请填写模型名称或 Hub ID'],
+  'e.name_too_long': ['', '长度为 {length} 个字符：模型名称最长 {max} 个字符'],
+  'e.model_name_empty': ['', '为空：请填写模型名称或 Hub ID'],
   'e.resolve_form': ['takes {"model": "<name>"}, a JSON string or plain text', '应为 {"model": "<名称>"}、JSON 字符串或纯文本'],
-  'e.column_setting': ['is not a setting of this column (the planner chooses gpu, gpus, tp and pp)',
+  'e.column_setting': ['',
     '不是这一列的设置项（GPU、GPU 数量、TP 与 PP 由规划器选择）'],
   'e.table_models': ['must be a non-empty list of preset ids', '应为非空的预设模型 ID 列表'],
   'e.unknown_column': ['unknown column “{id}”', '未知的列“{id}”'],
@@ -418,8 +421,7 @@ const STRINGS = {
   'type.null': ['null', 'null'], 'type.array': ['a list', '列表'], 'type.object': ['an object', '对象'],
 
   // Warnings by the core's code, worded from their values (docs/errors.md).
-  'w.context_beyond_model': ['seq_len {seq_len} is beyond the {positions} positions {model} supports (max_position_embeddings); quality degrades and engines refuse it unless rope scaling extends it',
-    '上下文长度 {seq_len} 超过 {model} 支持的 {positions} 个位置（max_position_embeddings）：质量下降，推理框架会拒绝，除非用 RoPE 缩放扩展'],
+  'w.context_beyond_model': ['', '上下文长度 {seq_len} 超过 {model} 支持的 {positions} 个位置（max_position_embeddings）：质量下降，推理框架会拒绝，除非用 RoPE 缩放扩展'],
   'w.batch_beyond_engine': ['', '{engine} 默认同时最多运行 {max_batch} 个序列（max_num_seqs / 最大批量）：请显式调大，否则会排队'],
   'w.engine_no_tp': ['', '{engine} 不支持张量并行：无法以 TP {tp} 启动'],
   'w.engine_no_pp': ['', '{engine} 不支持流水线并行：无法以 PP {pp} 启动'],
@@ -638,8 +640,8 @@ export function fieldName(field = '', task = undefined) {
 }
 
 // A core error {field, message, code, values} in the page's language, without its field (for the
-// line under the input it concerns). English is the core's own text; a code the page does not know
-// yet shows that text, marked as the core's.
+// line under the input it concerns). In English, a code without the page's own wording shows the
+// core's text; in Chinese, a code the page does not know yet shows that text, marked as the core's.
 export function errorMessage(e) {
   const v = e.values ?? {};
   switch (e.code) {
@@ -739,8 +741,10 @@ export function reason(x, gpuName) {
   }
 }
 
-// Whether a key has its Chinese wording (tests/wasm/codes.test.mjs checks every core code has one).
+// Whether a key has its Chinese wording (tests/wasm/codes.test.mjs checks every core code has one),
+// and its English one (else the page shows the core's English).
 export const hasZh = (key) => Boolean(STRINGS[key]?.[1]);
+export const hasEn = (key) => Boolean(STRINGS[key]?.[0]);
 
 // A price's source citation: in English as the catalog words it; in Chinese its short name (the
 // repository and file, or the page), the English gloss after it left to docs/catalog.md.

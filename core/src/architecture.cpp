@@ -15,6 +15,7 @@
 
 #include "gpusizer/error.h"
 #include "json_reader.h"
+#include "one_thread.h"
 
 namespace gpusizer {
 namespace {
@@ -328,9 +329,9 @@ bool same_shape(const Architecture& a, const Architecture& b) { return shape_tie
 // The last answer of `build` (a function pointer: one cache per builder) for this shape.
 template <typename T, T (*build)(const Architecture&)>
 T remembered(const Architecture& arch) {
-  thread_local Architecture last;
-  thread_local T value;
-  thread_local bool valid = false;
+  GPUSIZER_THREAD_LOCAL Architecture last;
+  GPUSIZER_THREAD_LOCAL T value;
+  GPUSIZER_THREAD_LOCAL bool valid = false;
   if (!valid || !same_shape(arch, last)) {
     value = build(arch);
     last = arch;

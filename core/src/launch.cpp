@@ -240,21 +240,21 @@ KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes) {
   return k;
 }
 
-void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values, const std::string& text) {
+void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values, const std::string& text) noexcept {
   out.notes.push_back(text);
   out.note_details.push_back({code, "", text, json_object(values)});
 }
 
-void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename, std::string text) {
+void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename, std::string text) noexcept {
   out.commands.push_back({tool, version, kind, filename, std::move(text)});
 }
 
-void add_note(Launch& out, const Warning& note) {
+void add_note(Launch& out, const Warning& note) noexcept {
   out.notes.push_back(note.message);
   out.note_details.push_back(note);
 }
 
-Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k) {
+Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k) noexcept {
   std::string text = cat({engine, ": ", setting, " leaves ", gib_text(k.budget_bytes), " of KV cache on each GPU, ",
                      k.sequences, " concurrent sequences of ", c.s.seq_len, " tokens"});
   if (c.dp() > 1) text += cat({" per replica (", k.sequences * c.dp(), " over ", c.dp(), " replicas)"});
@@ -265,7 +265,7 @@ Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, cons
            {"seq_len", c.s.seq_len}, {"replicas", c.dp()}, {"batch", c.s.batch}, {"per_sequence_bytes", k.per_sequence_bytes}})};
 }
 
-void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out) {
+void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out) noexcept {
   if (k.per_sequence_bytes <= 0 || k.sequences >= c.s.batch) return;
   out.warnings.push_back({"launch_kv_short", "batch", cat({setting, " leaves KV cache for ", k.sequences,
                           " sequences of ", c.s.seq_len, " tokens, fewer than the batch of ",
@@ -273,7 +273,7 @@ void warn_if_short(const LaunchContext& c, const std::string& setting, const KvC
                           json_object({{"setting", setting}, {"sequences", k.sequences}, {"seq_len", c.s.seq_len}, {"batch", c.s.batch}})});
 }
 
-void Piece::append_to(std::string& out) const {
+void Piece::append_to(std::string& out) const noexcept {
   if (n_ == kInteger) {
     out += std::to_string(i_);
   } else if (n_ == kLiteral) {
@@ -283,13 +283,13 @@ void Piece::append_to(std::string& out) const {
   }
 }
 
-std::string cat(std::initializer_list<Piece> pieces) {
+std::string cat(std::initializer_list<Piece> pieces) noexcept {
   std::string out;
   for (const Piece& p : pieces) p.append_to(out);
   return out;
 }
 
-Flags& Flags::add(const char* name, Piece value) {
+Flags& Flags::add(const char* name, Piece value) noexcept {
   text_ += " \\\n  ";
   text_ += name;
   std::string v;
@@ -301,13 +301,13 @@ Flags& Flags::add(const char* name, Piece value) {
   return *this;
 }
 
-std::string shell_command(const std::string& head, const Flags& flags) { return cat({head, flags.text(), "\n"}); }
+std::string shell_command(const std::string& head, const Flags& flags) noexcept { return cat({head, flags.text(), "\n"}); }
 
-std::string fixed2(double value) { return fixed(value, 2); }
+std::string fixed2(double value) noexcept { return fixed(value, 2); }
 
-std::string gib_text(double bytes) { return fixed(bytes / 1073741824.0, 1) + " GiB"; }
+std::string gib_text(double bytes) noexcept { return fixed(bytes / 1073741824.0, 1) + " GiB"; }
 
-std::string devices_env(int64_t n) {
+std::string devices_env(int64_t n) noexcept {
   std::string env = "CUDA_VISIBLE_DEVICES=";
   for (int64_t i = 0; i < n; ++i) {
     if (i) env += ',';
@@ -316,17 +316,17 @@ std::string devices_env(int64_t n) {
   return env + " ";
 }
 
-std::string replica_devices(const LaunchContext& c) {
+std::string replica_devices(const LaunchContext& c) noexcept {
   if (c.node_dp() <= 1) return visible_devices(c);
   return devices_env(c.plan.tp * c.plan.pp);
 }
 
-std::string visible_devices(const LaunchContext& c) {
+std::string visible_devices(const LaunchContext& c) noexcept {
   if (c.nproc_per_node >= c.plan.gpus_per_instance) return "";
   return devices_env(c.nproc_per_node);
 }
 
-std::string dtype_name(const LaunchContext& c) { return c.fp16 ? "float16" : "bfloat16"; }
+std::string dtype_name(const LaunchContext& c) noexcept { return c.fp16 ? "float16" : "bfloat16"; }
 
 Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
   const LaunchContext c = make_context(s, plan);
@@ -376,8 +376,15 @@ nlohmann::json launch_json(const nlohmann::json& input) {
   const LaunchPlan chosen = resolve_plan(s, plan, &note);
   Launch l = make_launch(s, chosen);
   if (!note.message.empty()) {
-    l.notes.insert(l.notes.begin(), note.message);
-    l.note_details.insert(l.note_details.begin(), note);
+    // The plan's note ahead of the generators' notes: appended to a new list (an insert at the
+    // front instantiated vector::insert of a string and of a Warning for this one use; issue 14).
+    Launch first;
+    add_note(first, note);
+    const Launch& made = l;
+    first.notes.insert(first.notes.end(), made.notes.begin(), made.notes.end());
+    first.note_details.insert(first.note_details.end(), made.note_details.begin(), made.note_details.end());
+    l.notes = std::move(first.notes);
+    l.note_details = std::move(first.note_details);
   }
   return to_json(l);
 }

@@ -41,7 +41,7 @@ constexpr QuantizedCheckpoint kCheckpoints[] = {
 
 }  // namespace
 
-std::string quantized_checkpoint(const std::string& preset_id, WeightFormat f) {
+std::string quantized_checkpoint(const std::string& preset_id, WeightFormat f) noexcept {
   for (const QuantizedCheckpoint& q : kCheckpoints) {
     if (q.format == f && preset_id == q.preset) return q.repo;
   }

@@ -62,12 +62,16 @@ void add_trtllm(const LaunchContext& c, Launch& out);
 void add_llamacpp(const LaunchContext& c, Launch& out);
 void add_training(const LaunchContext& c, Launch& out);
 
+// The text helpers below are noexcept: they only build short strings, so the one exception they
+// could raise is running out of memory, which then ends the module (std::terminate) instead of
+// reaching the binding boundary's catch; in exchange no generator inlined into launch_json keeps a
+// cleanup landing pad around each call to them (issue 14, wasm size: 197 -> 68 in launch_json).
 // Adds a note to notes (English text) and to note_details with its code and values (docs/errors.md).
-void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values, const std::string& text);
-void add_note(Launch& out, const Warning& note);
+void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values, const std::string& text) noexcept;
+void add_note(Launch& out, const Warning& note) noexcept;
 // A command or file appended out of line: the aggregate built in place made each of its string
 // members from a literal at every site (issue 14, wasm size).
-void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename, std::string text);
+void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename, std::string text) noexcept;
 
 // The KV cache an engine's memory setting leaves on each GPU, from the estimate's memory parts.
 struct KvCapacity {
@@ -77,14 +81,14 @@ struct KvCapacity {
 };
 KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes);
 // "leaves 12.3 GiB of KV cache per GPU: 24 concurrent sequences of 8192 tokens (the scenario asks 16)"
-Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k);
+Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k) noexcept;
 // The warning when the capacity holds fewer than `batch` sequences ("" code = none added).
-void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out);
+void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out) noexcept;
 
 // Serving helpers shared by launch_serving.cpp and launch_serving_engines.cpp.
 double round_up2(double x);  // rounded up to hundredths
 bool pre_quantized(WeightFormat f);  // AWQ/GPTQ: a checkpoint quantized before loading
-std::string serving_dtype(const LaunchContext& c);  // AWQ/GPTQ: float16; else dtype_name (float32 for fp32)
+std::string serving_dtype(const LaunchContext& c) noexcept;  // AWQ/GPTQ: float16; else dtype_name (float32 for fp32)
 // KV bytes the engine really caches per byte the estimate counted: 1 when it has the scenario's
 // KV format, else 16-bit over the asked format (kv_bytes_per_token of the memory API).
 double kv_scale(const LaunchContext& c, bool engine_has_format);
@@ -92,7 +96,7 @@ KvCapacity scaled_capacity(const LaunchContext& c, double budget_bytes, double s
 
 // A pre-quantized Hugging Face checkpoint of the preset in the scenario's weight format, "" when
 // the table (launch_checkpoints.cpp) has none.
-std::string quantized_checkpoint(const std::string& preset_id, WeightFormat f);
+std::string quantized_checkpoint(const std::string& preset_id, WeightFormat f) noexcept;
 
 // One piece of a note, warning or command text: a literal, a string, or an integer (written as
 // std::to_string writes it). cat() joins them out of line: the std::string operator+ chains it
@@ -103,7 +107,7 @@ class Piece {
   Piece(const std::string& s) : p_(s.data()), n_(s.size()) {}
   template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>, int> = 0>
   Piece(T v) : n_(kInteger), i_(static_cast<int64_t>(v)) {}
-  void append_to(std::string& out) const;
+  void append_to(std::string& out) const noexcept;
 
  private:
   static constexpr size_t kLiteral = static_cast<size_t>(-1);
@@ -112,14 +116,14 @@ class Piece {
   size_t n_;
   int64_t i_ = 0;
 };
-std::string cat(std::initializer_list<Piece> pieces);
+std::string cat(std::initializer_list<Piece> pieces) noexcept;
 
 // The flags of one command line, each "--flag value" on a continued line; an empty value writes the
 // flag alone. add() is out of line: a vector of (name, string) pairs built from an initializer list
 // inlined a string copy and its cleanup per flag (issue 14, wasm size).
 class Flags {
  public:
-  Flags& add(const char* name, Piece value = "");
+  Flags& add(const char* name, Piece value = "") noexcept;
   const std::string& text() const { return text_; }
 
  private:
@@ -127,20 +131,20 @@ class Flags {
 };
 
 // `head` (environment assignments and the program) and its flags, one per continued line.
-std::string shell_command(const std::string& head, const Flags& flags);
+std::string shell_command(const std::string& head, const Flags& flags) noexcept;
 // The multi-node placeholders every node fills in: "$NODE_RANK", "$MASTER_ADDR".
 extern const char* const kNodeRank;
 extern const char* const kMasterAddr;
 extern const char* const kMasterPort;
 
-std::string fixed2(double value);  // "0.87": two decimals, for memory fractions
-std::string gib_text(double bytes);  // "12.3 GiB"
-std::string dtype_name(const LaunchContext& c);  // "bfloat16" or "float16"
+std::string fixed2(double value) noexcept;  // "0.87": two decimals, for memory fractions
+std::string gib_text(double bytes) noexcept;  // "12.3 GiB"
+std::string dtype_name(const LaunchContext& c) noexcept;  // "bfloat16" or "float16"
 // "CUDA_VISIBLE_DEVICES=0,1,...,n-1 " (with the trailing space).
-std::string devices_env(int64_t n);
+std::string devices_env(int64_t n) noexcept;
 // CUDA_VISIBLE_DEVICES=0,1 prefix when the plan uses fewer GPUs than its instance has, else "".
-std::string visible_devices(const LaunchContext& c);
+std::string visible_devices(const LaunchContext& c) noexcept;
 // The first replica's GPUs (tp x pp of them) when the plan holds several replicas, else visible_devices.
-std::string replica_devices(const LaunchContext& c);
+std::string replica_devices(const LaunchContext& c) noexcept;
 
 }  // namespace gpusizer

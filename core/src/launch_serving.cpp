@@ -229,7 +229,7 @@ bool pre_quantized(WeightFormat f) {
 }
 
 // AWQ/GPTQ checkpoints are float16 (SGLang's docs recommend --dtype half for AWQ).
-std::string serving_dtype(const LaunchContext& c) {
+std::string serving_dtype(const LaunchContext& c) noexcept {
   if (c.s.weights == WeightFormat::Fp32) return "float32";
   return pre_quantized(c.s.weights) ? "float16" : dtype_name(c);
 }

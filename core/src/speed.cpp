@@ -558,11 +558,15 @@ std::vector<ServingPoint> serving_curve(const Scenario& s, const Gpu& gpu, doubl
   const double prompt = static_cast<double>(s.prompt_tokens), output = static_cast<double>(s.output_tokens);
   // Doubling bursts up to vLLM's default max_num_seqs (256, vllm/engine/arg_utils.py) and the
   // scenario's own batch, none beyond what the KV cache holds (max_batch).
+  // Ascending, each once: the batch goes in at its place among the powers (no std::sort nor
+  // vector::insert of doubles instantiated for it: issue 14, wasm size).
   std::vector<double> points;
-  for (double b = 1; b <= 256; b *= 2) points.push_back(b);
-  points.push_back(static_cast<double>(s.batch));
-  std::sort(points.begin(), points.end());
-  points.erase(std::unique(points.begin(), points.end()), points.end());
+  const double batch = static_cast<double>(s.batch);
+  for (double b = 1; b <= 256; b *= 2) {
+    if (batch < b && (points.empty() || points.back() < batch)) points.push_back(batch);
+    points.push_back(b);
+  }
+  if (batch > 256) points.push_back(batch);
   for (double b : points) {
     if (b > max_batch) break;
     ServingPoint p;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hasZh } from '../../web/i18n.js';
+import { errorMessage, hasEn, hasZh } from '../../web/i18n.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const srcDir = join(root, 'core/src');
@@ -16,28 +16,32 @@ const text = readdirSync(srcDir).filter((f) => f.endsWith('.cpp')).map((f) => re
 const all = (re) => [...new Set([...text.matchAll(re)].map((m) => m[1]))];
 
 // InputError(field, message, "code", ...) or throw_input_error(...) (the same arguments, error.h):
-// the third argument when it is a literal.
-const errorCodes = () => {
-  const codes = new Set();
+// the third argument when it is a literal, with the literals of the second (the English message)
+// of each of its call sites.
+const errorSites = () => {
+  const sites = [];
   for (const m of text.matchAll(/(?:InputError|throw_input_error)\(/g)) {
     let depth = 0;
     let args = 0;
+    let code = null;
+    const message = [];
     for (let i = m.index + m[0].length - 1; i < text.length; i++) {
       const c = text[i];
       if (c === '"') {
-        const end = text.indexOf('"', i + 1) + 0;
         let j = i + 1;
         while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-        if (depth === 1 && args === 2) codes.add(text.slice(i + 1, j));
+        if (depth === 1 && args === 2) code = text.slice(i + 1, j);
+        if (args === 1) message.push(text.slice(i + 1, j));
         i = j;
-        void end;
       } else if ('({['.includes(c)) depth++;
       else if (')}]'.includes(c)) { if (--depth === 0) break; }
       else if (c === ',' && depth === 1) args++;
     }
+    if (code) sites.push({ code, message: message.join('') });
   }
-  return [...codes];
+  return sites;
 };
+const errorCodes = () => [...new Set(errorSites().map((s) => s.code))];
 
 const KINDS = {
   error: { codes: errorCodes, key: (c) => `e.${c}` },
@@ -73,3 +77,22 @@ for (const [kind, { codes, key }] of Object.entries(KINDS)) {
     assert.deepEqual(codes().filter((c) => !doc.includes(`\`${c}\``)), []);
   });
 }
+
+// The English page shows the core's own message for an error code that has no English wording in
+// web/i18n.js ('' there: the core's words were the page's). That text must suit a page reader:
+// no pointer to a CLI command (`gpusizer gpus`) at any of the code's call sites.
+test('an error code the page leaves to the core\'s English has no CLI pointer in its messages', () => {
+  const left = errorSites().filter(({ code }) => !hasEn(`e.${code}`));
+  assert.ok(left.length >= 20, `${left.length} call sites`);
+  assert.deepEqual(left.filter(({ message }) => /`|gpusizer /.test(message)), []);
+});
+
+test('in English an error shows the page\'s wording where it has one, else the core\'s message', () => {
+  assert.equal(errorMessage({ code: 'null', message: 'must not be null: leave the key out to get its default' }),
+    'must not be null: leave the key out to get its default');
+  assert.equal(errorMessage({ code: 'tp_heads', message: 'must divide the attention heads (40)', values: { heads: 40 } }),
+    'must divide the attention heads (40)');
+  assert.equal(errorMessage({ code: 'unknown_gpu', message: 'unknown GPU id "h999" (see `gpusizer gpus`)', values: { id: 'h999' } }),
+    'unknown GPU “h999”');
+  assert.equal(errorMessage({ code: 'no_such_code_yet', message: 'a new message' }), 'a new message');
+});
