@@ -10,7 +10,9 @@ import { bytesPerS, compact, errorText, gb, gib, gibGb, hours, int, kib, millis,
 export function markStale(root, stale) {
   root.classList.toggle('stale', stale);
   for (const el of root.children) {
-    if (!el.classList.contains('stale-note')) el.style.opacity = stale ? '0.45' : '';
+    if (el.classList.contains('stale-note')) continue;
+    el.style.opacity = stale ? '0.45' : '';
+    if (!el.style.length) el.removeAttribute('style');  // an element kept from before (fitsTable) as it was
   }
   root.querySelector(':scope > .stale-note')?.remove();
   if (stale) root.prepend(h('p', { class: 'stale-note notice', role: 'status' }, t('staleNote')));
@@ -45,7 +47,7 @@ export function resultsView(root, { catalog, onGpu }) {
 
 // Makes root's children the given elements in order (null and false skipped), leaving in place
 // those already there: a node taken out and put back is styled and laid out anew.
-function keep(root, wanted) {
+export function keep(root, wanted) {
   const list = wanted.filter(Boolean);
   const set = new Set(list);
   for (const child of [...root.childNodes]) if (!set.has(child)) child.remove();
