@@ -147,9 +147,16 @@ const whenIdle = (fn) => (!loaded && window.requestIdleCallback
 // (and, the first time, the 'gpusizer-ready' mark) says every stage is done: tests wait for it.
 let generation = 0;
 let knownHash = location.hash;  // the link as the page last read or wrote it
+// What waits for a later stage is dimmed only once a recompute has taken 100 ms (html.waiting,
+// app.css): a CSS transition with that delay, started and cancelled on every edit, cost ~12 ms of
+// the main thread's CPU a recompute in composited layers, style, layout and paint (traced, two
+// builds alternating, 20 edits each, 2026-12-01), for a dimming a recompute within budget never showed.
+let waiting = 0;
 function update() {
   const gen = ++generation;
   document.documentElement.classList.remove('ready');
+  clearTimeout(waiting);
+  waiting = setTimeout(() => document.documentElement.classList.add('waiting'), 100);
   const own = withoutLoad(scenario);
   // Stage 1: the estimate. The memory card takes the place of the one drawn before (the static
   // one, or the last answer's); the cards below it stay, dimmed, until stage 2 redraws them.
@@ -158,8 +165,9 @@ function update() {
   views.inputs.render(scenario);
   views.inputs.showError(estimate.error);
   // An input in error keeps the last answer (stage 2 marks it stale); its message is at the input.
+  let card = null;
   if (!estimate.error) {
-    const card = memoryCard(scenario, estimate, gpu, { errorHere: false });
+    card = memoryCard(scenario, estimate, gpu, { errorHere: false });
     const shown = $('results').querySelector(':scope > .card.memory');
     if (shown) {
       shown.replaceWith(card);
@@ -178,16 +186,18 @@ function update() {
   // Stage 2: the fit on every GPU type and what each takes.
   afterPaint(() => {
     if (gen !== generation) return;
+    performance.mark('gpusizer-stage2');
     const fits = estimate.error ? null : core.fits(own);
     // What it takes on each GPU type: the fewest GPUs and their layout (the page's GPU count aside).
     const takes = estimate.error ? null : core.takes(['gpu', 'gpus'].reduce((s, key) => set(s, key, undefined), own));
-    views.results.render({ scenario, estimate, fits, takes });
+    views.results.render({ scenario, estimate, fits, takes, memory: card });
     $('results').classList.remove('pending');
     // Stage 3: the ranking over the catalog and the launch commands; the lookup table follows
     // the inputs when open. On the first load when the browser is idle (the figures above come
     // first); after a change in the next task, so that the ranking follows within its budget.
     whenIdle(() => {
       if (gen !== generation) return;
+      performance.mark('gpusizer-stage3');
       const priced = withPrices(scenario);
       // The ranking searches every GPU type and layout (the filters narrow it); the page's own GPU
       // and layout are for the estimate above.
@@ -212,6 +222,8 @@ function update() {
         }
         performance.mark(loaded ? 'gpusizer-updated' : 'gpusizer-ready');
         loaded = true;
+        clearTimeout(waiting);
+        document.documentElement.classList.remove('waiting');
         document.documentElement.classList.add('ready');
       }, 0);
     });

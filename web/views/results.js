@@ -10,7 +10,9 @@ import { bytesPerS, compact, errorText, gb, gib, gibGb, hours, int, kib, millis,
 export function markStale(root, stale) {
   root.classList.toggle('stale', stale);
   for (const el of root.children) {
-    if (!el.classList.contains('stale-note')) el.style.opacity = stale ? '0.45' : '';
+    if (el.classList.contains('stale-note')) continue;
+    el.style.opacity = stale ? '0.45' : '';
+    if (!el.style.length) el.removeAttribute('style');  // an element kept from before (fitsTable) as it was
   }
   root.querySelector(':scope > .stale-note')?.remove();
   if (stale) root.prepend(h('p', { class: 'stale-note notice', role: 'status' }, t('staleNote')));
@@ -18,8 +20,12 @@ export function markStale(root, stale) {
 
 export function resultsView(root, { catalog, onGpu }) {
   let shown = false;
+  const fitsView = fitsTable(catalog, onGpu);
   return {
-    render({ scenario, estimate, fits, takes }) {
+    // memory: the card that stage 1 drew for this estimate (web/main.js); it stays as it is, since
+    // drawing it again cost its style, layout and paint once more. The fit table stays too and
+    // changes only its cells (fitsTable).
+    render({ scenario, estimate, fits, takes, memory }) {
       // An input in error: its message is at the input (inputs.js); the results of the last valid
       // input stay, marked stale. Before any valid input there is nothing to keep: say it here.
       if (estimate.error && shown) {
@@ -29,14 +35,27 @@ export function resultsView(root, { catalog, onGpu }) {
       shown = !estimate.error;
       markStale(root, false);
       const gpu = catalog.gpus.find((g) => g.id === scenario.gpu);
-      replace(root,
-        memoryCard(scenario, estimate, gpu, { errorHere: false }),
+      keep(root, [
+        memory?.parentNode === root ? memory : memoryCard(scenario, estimate, gpu, { errorHere: false }),
         !estimate.error && speedCard(estimate, scenario.batch ?? 1),
         !estimate.error && estimate.warnings.length > 0 && warningsCard(estimate),
-        !estimate.error && fitsCard(fits, takes, catalog, scenario.gpu, onGpu),
-        assumptionsCard(scenario, catalog, gpu));
+        !estimate.error && fitsView.draw(fits, takes, scenario.gpu),
+        assumptionsCard(scenario, catalog, gpu)]);
     },
   };
+}
+
+// Makes root's children the given elements in order (null and false skipped), leaving in place
+// those already there: a node taken out and put back is styled and laid out anew.
+export function keep(root, wanted) {
+  const list = wanted.filter(Boolean);
+  const set = new Set(list);
+  for (const child of [...root.childNodes]) if (!set.has(child)) child.remove();
+  let at = root.firstChild;
+  for (const el of list) {
+    if (el === at) at = at.nextSibling;
+    else root.insertBefore(el, at);
+  }
 }
 
 export function errorBox(error) {
@@ -152,34 +171,77 @@ function takesText(entry) {
   return `${count}${layout.length ? ` (${layout.join(', ')})` : ''}`;
 }
 
-function fitsCard(fits, takes, catalog, chosen, onGpu) {
+// The fit on every GPU type: one card for the view's life. A recompute rewrites only the cells
+// whose text changed; the rows are built again only when the GPU types listed change. A new copy
+// of its 32 rows took 4-13 ms to lay out, the largest part of the frame before the ranking
+// (clones of the card in Chromium on this 2-core machine under load, 2026-12-01).
+function fitsTable(catalog, onGpu) {
   const card = h('section', { class: 'card', 'aria-labelledby': 'fits-h' }, h('h2', { id: 'fits-h' }, t('sec.fits')));
-  if (fits.error) {
-    card.append(errorBox(fits.error));
-    return card;
+  let listed = null;  // the GPU ids of the rows on show, in order ('' for none or an error)
+  let cells = new Map();  // GPU id -> the row's changing parts
+  const text = (node, value) => { if (node.data !== value) node.data = value; };
+  const attr = (el, name, value) => {
+    if (value == null) el.removeAttribute(name);
+    else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  };
+
+  function build(rows) {
+    cells = new Map();
+    const tn = () => document.createTextNode('');
+    replace(card, card.firstChild, h('div', { class: 'scroll' }, h('table', { class: 'data fits' },
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col' }, t('col.gpu')), h('th', { scope: 'col', class: 'num' }, t('col.capacity')),
+        h('th', { scope: 'col', class: 'num need' }, t('col.need')), h('th', { scope: 'col', class: 'num' }, t('col.free')),
+        h('th', { scope: 'col' }, t('col.fits')), h('th', { scope: 'col', class: 'takes' }, t('col.takes')))),
+      h('tbody', {}, rows.map(({ gpu }) => {
+        const c = { cap: tn(), need: tn(), free: tn(), mark: tn(), word: tn(), takesText: tn() };
+        c.takes = h('td', { class: 'takes' }, c.takesText);
+        c.tr = h('tr', { 'data-gpu': gpu.id },
+          h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', onclick: () => onGpu(gpu.id),
+            'aria-label': t('useGpu', { gpu: gpu.name }) }, shortName(gpu.name))),
+          h('td', { class: 'num' }, c.cap),
+          h('td', { class: 'num need' }, c.need),
+          h('td', { class: 'num' }, c.free),
+          h('td', { class: 'fit' }, c.mark, h('span', { class: 'fit-word' }, c.word)),
+          c.takes);
+        cells.set(gpu.id, c);
+        return c.tr;
+      })))));
   }
-  // fits: the core's `fits` answer, a row per GPU type at the page's own GPU count and layout.
-  const byId = new Map(fits.gpus.map((row) => [row.gpu, row]));
-  const rows = catalog.gpus.map((gpu) => ({ gpu, e: byId.get(gpu.id) })).filter(({ e }) => e)
-    .sort((a, b) => a.gpu.memory_bytes - b.gpu.memory_bytes || a.gpu.name.localeCompare(b.gpu.name));
-  card.append(h('div', { class: 'scroll' }, h('table', { class: 'data fits' },
-    h('thead', {}, h('tr', {},
-      h('th', { scope: 'col' }, t('col.gpu')), h('th', { scope: 'col', class: 'num' }, t('col.capacity')),
-      h('th', { scope: 'col', class: 'num need' }, t('col.need')), h('th', { scope: 'col', class: 'num' }, t('col.free')),
-      h('th', { scope: 'col' }, t('col.fits')), h('th', { scope: 'col', class: 'takes' }, t('col.takes')))),
-    h('tbody', {}, rows.map(({ gpu, e }) => {
-      const free = e.usable_bytes - e.per_gpu_bytes;
-      const take = takes?.gpus?.find((x) => x.gpu === gpu.id);
-      return h('tr', { 'data-gpu': gpu.id, class: e.fits ? 'ok' : 'bad', 'aria-current': gpu.id === chosen ? 'true' : null },
-        h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', onclick: () => onGpu(gpu.id),
-          'aria-label': t('useGpu', { gpu: gpu.name }) }, shortName(gpu.name))),
-        h('td', { class: 'num' }, gib(e.usable_bytes)),
-        h('td', { class: 'num need' }, gib(e.per_gpu_bytes)),
-        h('td', { class: 'num' }, free < 0 ? `−${gib(-free)}` : gib(free)),
-        h('td', { class: 'fit' }, e.fits ? '✓' : '✗', h('span', { class: 'fit-word' }, ` ${t(e.fits ? 'yes' : 'no')}`)),
-        h('td', { class: `takes ${take?.fits ? 'ok' : 'bad'}`, title: reason(take, gpu.name) }, takesText(take)));
-    })))));
-  return card;
+
+  return {
+    draw(fits, takes, chosen) {
+      if (fits.error) {
+        listed = '';
+        replace(card, card.firstChild, errorBox(fits.error));
+        return card;
+      }
+      // fits: the core's `fits` answer, a row per GPU type at the page's own GPU count and layout.
+      const byId = new Map(fits.gpus.map((row) => [row.gpu, row]));
+      const rows = catalog.gpus.map((gpu) => ({ gpu, e: byId.get(gpu.id) })).filter(({ e }) => e)
+        .sort((a, b) => a.gpu.memory_bytes - b.gpu.memory_bytes || a.gpu.name.localeCompare(b.gpu.name));
+      const ids = rows.map(({ gpu }) => gpu.id).join(' ');
+      if (ids !== listed) build(rows);
+      listed = ids;
+      const takesById = new Map((takes?.gpus ?? []).map((x) => [x.gpu, x]));
+      for (const { gpu, e } of rows) {
+        const c = cells.get(gpu.id);
+        const free = e.usable_bytes - e.per_gpu_bytes;
+        const take = takesById.get(gpu.id);
+        attr(c.tr, 'class', e.fits ? 'ok' : 'bad');
+        attr(c.tr, 'aria-current', gpu.id === chosen ? 'true' : null);
+        text(c.cap, gib(e.usable_bytes));
+        text(c.need, gib(e.per_gpu_bytes));
+        text(c.free, free < 0 ? `−${gib(-free)}` : gib(free));
+        text(c.mark, e.fits ? '✓' : '✗');
+        text(c.word, ` ${t(e.fits ? 'yes' : 'no')}`);
+        attr(c.takes, 'class', `takes ${take?.fits ? 'ok' : 'bad'}`);
+        attr(c.takes, 'title', reason(take, gpu.name));
+        text(c.takesText, takesText(take));
+      }
+      return card;
+    },
+  };
 }
 
 // "NVIDIA " is dropped on narrow screens (CSS), where the table has no room for it.
