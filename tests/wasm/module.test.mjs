@@ -62,6 +62,16 @@ for (const [name, load] of Object.entries(flavours)) {
     }
   });
 
+  // wasm/bindings.cpp writes ensure_ascii JSON: the browser decodes ASCII on its fast path.
+  test(`${name}: answers are ASCII text with non-ASCII characters escaped, the same values once parsed`, async () => {
+    const core = await load();
+    const text = core.rank(JSON.stringify({ model: 'qwen2.5-72b', seq_len: 8192, batch: 8 }));
+    assert.doesNotMatch(text, /[^\x00-\x7f]/);
+    const sources = JSON.stringify(JSON.parse(text));
+    assert.match(sources, /→/, 'a price source with an arrow, decoded');
+    assert.doesNotMatch(core.estimate('{"model": "llama-3.1-8b", "engine": "vllmé"}'), /[^\x00-\x7f]/);
+  });
+
   test(`${name}: the catalog lists what the page offers`, async () => {
     const catalog = JSON.parse((await load()).catalog());
     for (const id of ['t4', 'a100-80gb', 'h100-80gb', 'h20', 'mi300x']) assert.ok(catalog.gpus.some((g) => g.id === id), id);
