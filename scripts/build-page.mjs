@@ -143,10 +143,14 @@ const staticKeys = (html) => [...new Set([...html.matchAll(/ data-i18n="([^"]+)"
 function withFirstFigure(html, first, markup) {
   const marks = ['<!--lang-script-->', '<!--first-figure-->'];
   for (const mark of marks) if (!html.includes(mark)) throw new Error(`a page in web/ has no ${mark} to replace`);
+  // The page's module script: started by the inline script (data-app), not by the parser.
+  const [module, app] = /<script type="module" src="([^"]+)"><\/script>\n?/.exec(html)
+    ?? (() => { throw new Error('a page in web/ has no <script type="module" src> for its app'); })();
   const policy = /(<meta http-equiv="Content-Security-Policy" content="[^"]*script-src 'self')/;
   if (!policy.test(html)) throw new Error("a page in web/ has no CSP meta tag with script-src 'self'");
   return html.replace(policy, (m) => `${m} ${scriptHash(LANG_SCRIPT)}`)
-    .replace(marks[0], () => `<script data-core="${CORE_MODULES.join(' ')}">${LANG_SCRIPT}</script>`)
+    .replace(module, '')
+    .replace(marks[0], () => `<script data-app="${app}" data-core="${CORE_MODULES.join(' ')}">${LANG_SCRIPT}</script>`)
     .replace(marks[1], () => markup)
     .replace(/( data-i18n="([^"]+)"[^>]*>)[^<]*<\//g, (m, open, key) => `${open}${bothLangs(first.texts[key])}</`)
     // The button names the other language, in that language.
@@ -206,12 +210,11 @@ function inline(html, css, js, loaderJs, wasm) {
   const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
   // The app's hash: the loader inserts it as an inline module, which the CSP checks like any other.
   const csp = `default-src 'none'; script-src ${hash(script)} ${hash(js)} ${scriptHash(LANG_SCRIPT)} 'wasm-unsafe-eval'; style-src ${hash(css)}; img-src data:; base-uri 'none'; form-action 'none'`;
-  const module = '<script type="module" src="app.js"></script>';
   const policy = /<meta http-equiv="Content-Security-Policy" content="[^"]*">/;
   if (!policy.test(html)) throw new Error('web/index.html has no Content-Security-Policy meta tag to replace');
-  const shell = html.replace(/ data-core="[^"]*"/, '')
+  const shell = html.replace(/ data-app="[^"]*" data-core="[^"]*"/, '')
     .replace(policy, () => `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
-  if (/(src|href)="(?!data:|#)/.test(shell.replace(module, ''))) {
+  if (/(src|href)="(?!data:|#)|data-(app|core)=/.test(shell)) {
     throw new Error('web/index.html refers to a file that gpusizer.html would not carry');
   }
   // Replacer functions: the minified code holds "$&"-like sequences that a string would expand.
@@ -219,7 +222,7 @@ function inline(html, css, js, loaderJs, wasm) {
   // after parsing wherever it stands, and the parser then reaches the static figure without first
   // tokenizing 350 KB of script (first paint 50-80 ms sooner, median of 15 runs, 2026-11-30).
   if (!shell.includes('</body>')) throw new Error('web/index.html has no </body> to put the inlined script before');
-  return shell.replace(module, '')
+  return shell
     .replace('</body>', () => `<script type="application/octet-stream" id="gpusizer-packed" data-js="${app.length}">${packed}</script>\n`
       + `<script type="module">${script}</script>\n</body>`);
 }

@@ -58,7 +58,7 @@ function policyFor(file, body) {
   const text = body.toString('utf8');
   const hashes = (pattern) => [...text.matchAll(pattern)]
     .map(([, code]) => ` 'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`).join('');
-  return CSP.replace("script-src 'self'", `script-src 'self'${hashes(/<script(?: data-[a-z-]+="[^"]*")?>([^<]*)<\/script>/g)}`)
+  return CSP.replace("script-src 'self'", `script-src 'self'${hashes(/<script(?: data-[a-z-]+="[^"]*")*>([^<]*)<\/script>/g)}`)
     .replace("style-src 'self'", `style-src 'self'${hashes(/<style>([\s\S]*?)<\/style>/g)}`);
 }
 

@@ -131,28 +131,32 @@ test('localStorage is first read after the first paint, and a stored language st
   await close();
 });
 
-test('the hosted default page fetches the core after its first paint; a linked page preloads it while parsing', async () => {
+test('the hosted default page fetches its app and the core after its first paint; a linked page preloads them while parsing', async () => {
   const timing = (page) => page.evaluate(() => ({
     fcp: performance.getEntriesByName('first-contentful-paint')[0].startTime,
     core: performance.getEntriesByType('resource').filter((e) => /gpusizer(\.mjs|-wasm\.js)$/.test(e.name))
       .map((e) => ({ name: e.name.split('/').pop(), start: e.startTime })),
     preloads: document.querySelectorAll('link[rel="modulepreload"]').length,
     appLoaded: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/app.js')).responseEnd,
+    appStart: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/app.js')).startTime,
   }));
-  // The default link: its figure is in the HTML, and the core's two files wait for its paint.
+  // The default link: its figure is in the HTML, and the app and the core's two files wait for its
+  // paint (the inline script starts the app, scripts/prerender.mjs).
   const plain = await open(`${server.base}index.html`);
   await ready(plain.page);
   const first = await timing(plain.page);
+  assert.ok(first.appStart > first.fcp, `app.js requested at ${first.appStart} ms, first paint at ${first.fcp} ms`);
   assert.equal(first.core.length, 2, JSON.stringify(first.core));
   for (const file of first.core) assert.ok(file.start > first.fcp, `${file.name} requested at ${file.start} ms, first paint at ${first.fcp} ms`);
   assert.equal(first.preloads, 0);
   assert.deepEqual(plain.problems, []);
   await plain.close();
-  // A link with its own scenario waits for the core: the inline script preloads both files.
+  // A link with its own scenario waits for the core: the inline script preloads the app and both files.
   const linked = await open(`${server.base}index.html#model=qwen2.5-14b&seq_len=16384&batch=8`);
   await ready(linked.page);
   const second = await timing(linked.page);
-  assert.equal(second.preloads, 2);
+  assert.equal(second.preloads, 3);
+  assert.ok(second.appStart < second.fcp, `app.js requested at ${second.appStart} ms, first paint at ${second.fcp} ms`);
   // ... requested while the page parses, before the app that imports them has even arrived.
   for (const file of second.core) assert.ok(file.start < second.appLoaded, `${file.name} requested at ${file.start} ms, app.js loaded at ${second.appLoaded} ms`);
   assert.deepEqual(linked.problems, []);
