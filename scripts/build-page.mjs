@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { LANG_SCRIPT, bothLangs, prerender, scriptHash, staticMarkup } from './prerender.mjs';
+import { LANG_SCRIPT, START_SCRIPT, bothLangs, prerender, scriptHash, staticMarkup } from './prerender.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
@@ -148,9 +148,9 @@ function withFirstFigure(html, first, markup) {
     ?? (() => { throw new Error('a page in web/ has no <script type="module" src> for its app'); })();
   const policy = /(<meta http-equiv="Content-Security-Policy" content="[^"]*script-src 'self')/;
   if (!policy.test(html)) throw new Error("a page in web/ has no CSP meta tag with script-src 'self'");
-  return html.replace(policy, (m) => `${m} ${scriptHash(LANG_SCRIPT)}`)
+  return html.replace(policy, (m) => `${m} ${scriptHash(START_SCRIPT)}`)
     .replace(module, '')
-    .replace(marks[0], () => `<script data-app="${app}" data-core="${CORE_MODULES.join(' ')}">${LANG_SCRIPT}</script>`)
+    .replace(marks[0], () => `<script data-app="${app}" data-core="${CORE_MODULES.join(' ')}">${START_SCRIPT}</script>`)
     .replace(marks[1], () => markup)
     .replace(/( data-i18n="([^"]+)"[^>]*>)[^<]*<\//g, (m, open, key) => `${open}${bothLangs(first.texts[key])}</`)
     // The button names the other language, in that language.
@@ -212,7 +212,9 @@ function inline(html, css, js, loaderJs, wasm) {
   const csp = `default-src 'none'; script-src ${hash(script)} ${hash(js)} ${scriptHash(LANG_SCRIPT)} 'wasm-unsafe-eval'; style-src ${hash(css)}; img-src data:; base-uri 'none'; form-action 'none'`;
   const policy = /<meta http-equiv="Content-Security-Policy" content="[^"]*">/;
   if (!policy.test(html)) throw new Error('web/index.html has no Content-Security-Policy meta tag to replace');
-  const shell = html.replace(/ data-app="[^"]*" data-core="[^"]*"/, '')
+  const start = `<script data-app="app.js" data-core="${CORE_MODULES.join(' ')}">${START_SCRIPT}</script>`;
+  if (!html.includes(start)) throw new Error('the hosted page has no inline start script to replace');
+  const shell = html.replace(start, () => `<script>${LANG_SCRIPT}</script>`)
     .replace(policy, () => `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
   if (/(src|href)="(?!data:|#)|data-(app|core)=/.test(shell)) {
     throw new Error('web/index.html refers to a file that gpusizer.html would not carry');
