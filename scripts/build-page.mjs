@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { LANG_SCRIPT, START_SCRIPT, bothLangs, prerender, scriptHash, staticMarkup } from './prerender.mjs';
+import { START_SCRIPT, bothLangs, prerender, scriptHash, staticMarkup } from './prerender.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
@@ -113,13 +113,10 @@ const OFFLINE_WASM = {
   './gpusizer-wasm.js': 'export default "";',
   './wasm-bytes.js': 'export const wasmFromText = () => globalThis.gpusizerWasm;',
 };
-// The loader, an inline module (so it runs after parsing, as the app did): the stream is the app's
-// UTF-8 text then the wasm; data-js says where the text ends.
-// A default link unpacks after its static figure is on screen (web/paint.js); a link with a scenario
-// of its own has none to show, and unpacks at once.
+// The loader, a module the inline start script runs (scripts/prerender.mjs START_SCRIPT: after the
+// default link's first paint, when parsed for a link with a scenario of its own): the stream is the
+// app's UTF-8 text then the wasm; data-js says where the text ends.
 const OFFLINE_LOADER = `import { lzmaDecode } from './lzma.js';
-import { afterFirstPaint } from './paint.js';
-if (!document.documentElement.classList.contains('linked')) await new Promise(afterFirstPaint);
 const block = document.getElementById('gpusizer-packed');
 const binary = atob(block.textContent);
 const packed = new Uint8Array(binary.length);
@@ -209,24 +206,27 @@ function inline(html, css, js, loaderJs, wasm) {
   const packed = lzmaPack(Buffer.concat([app, wasm])).toString('base64');
   const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
   // The app's hash: the loader inserts it as an inline module, which the CSP checks like any other.
-  const csp = `default-src 'none'; script-src ${hash(script)} ${hash(js)} ${scriptHash(LANG_SCRIPT)} 'wasm-unsafe-eval'; style-src ${hash(css)}; img-src data:; base-uri 'none'; form-action 'none'`;
+  const csp = `default-src 'none'; script-src ${hash(script)} ${hash(js)} ${scriptHash(START_SCRIPT)} 'wasm-unsafe-eval'; style-src ${hash(css)}; img-src data:; base-uri 'none'; form-action 'none'`;
   const policy = /<meta http-equiv="Content-Security-Policy" content="[^"]*">/;
   if (!policy.test(html)) throw new Error('web/index.html has no Content-Security-Policy meta tag to replace');
   const start = `<script data-app="app.js" data-core="${CORE_MODULES.join(' ')}">${START_SCRIPT}</script>`;
   if (!html.includes(start)) throw new Error('the hosted page has no inline start script to replace');
-  const shell = html.replace(start, () => `<script>${LANG_SCRIPT}</script>`)
+  const shell = html.replace(start, () => `<script data-loader="gpusizer-loader">${START_SCRIPT}</script>`)
     .replace(policy, () => `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
   if (/(src|href)="(?!data:|#)|data-(app|core)=/.test(shell)) {
     throw new Error('web/index.html refers to a file that gpusizer.html would not carry');
   }
   // Replacer functions: the minified code holds "$&"-like sequences that a string would expand.
-  // The packed app and wasm (~95 % of the file) and their loader go last in the body: a module runs
-  // after parsing wherever it stands, and the parser then reaches the static figure without first
-  // tokenizing 350 KB of script (first paint 50-80 ms sooner, median of 15 runs, 2026-11-30).
+  // The packed app and wasm (~95 % of the file) and their loader go last in the body, the parser
+  // reaching the static figure without first tokenizing 350 KB of script (first paint 50-80 ms
+  // sooner, median of 15 runs, 2026-11-30). The loader's text is inert until the start script runs
+  // it, as the hosted pages' app (the same start script). First paint, medians of 15 alternating
+  // runs (2026-12-01): the loader as an inline module that waited for the paint itself 164 ms,
+  // inert 160 ms; without the packed block and the loader at all 136 ms (what parsing the block costs).
   if (!shell.includes('</body>')) throw new Error('web/index.html has no </body> to put the inlined script before');
   return shell
     .replace('</body>', () => `<script type="application/octet-stream" id="gpusizer-packed" data-js="${app.length}">${packed}</script>\n`
-      + `<script type="module">${script}</script>\n</body>`);
+      + `<script type="text/plain" id="gpusizer-loader">${script}</script>\n</body>`);
 }
 
 await main();

@@ -2,8 +2,8 @@
 // by node as tests/wasm do) answers the page's default scenario, and the page's own view code
 // (web/views/results.js, on the small DOM of scripts/lib/static-dom.mjs) draws the memory card
 // (headline figure, fit verdict, bar, breakdown, facts) in English and in Chinese. The pages carry
-// both as static markup; an inline script (LANG_SCRIPT; START_SCRIPT on the hosted pages, which also
-// starts their app) shows the reader's language before the
+// both as static markup; an inline script (START_SCRIPT, which also starts the app) shows the
+// reader's language before the
 // first paint, and hides both when the link's hash carries a scenario of its own (that link's
 // answer is not the default's). The page's script replaces them once the core has run.
 import { createHash } from 'node:crypto';
@@ -21,8 +21,7 @@ export const LANGS = ['en', 'zh'];
 // the first paint) and state.js fromHash (any
 // key but lang= is a scenario of the link's own). Sets html[lang] and the classes app.css reads:
 // lang-zh shows the Chinese copy, linked hides both.
-// Then starts the page's app (data-app, the hosted pages; the offline file's loader waits on its
-// own): a link with its own scenario waits for the core, so the app and the core's files (data-core)
+// Then starts the page's app: a link with its own scenario waits for the core, so the app and the core's files (data-core)
 // are fetched at once and the app runs when the document is parsed, as a module script would; the
 // default link's figure is in the HTML, and its app runs after that figure is on screen: evaluating
 // it before took the first paint from 144 to 168 ms (medians of 15, alternating, 2026-12-01).
@@ -30,14 +29,13 @@ const LANG_PART = `var d=document.documentElement,p=new URLSearchParams(location
   + `if(l==null)l=(navigator.language||"").toLowerCase().indexOf("zh")==0?"zh":"en";`
   + `if(l=="zh"){d.lang="zh-CN";d.classList.add("lang-zh")}`
   + `p.forEach(function(v,n){if(n!="lang")k=1});if(k)d.classList.add("linked");`;
-// The offline file's (its loader starts the app): the language and the link's kind only.
-export const LANG_SCRIPT = `(function(){${LANG_PART}})()`;
-// The hosted pages': and their app (data-app) and the core's files (data-core).
+// Then the page's app: the hosted pages' module (data-app, beside it the core's files, data-core), or
+// the offline file's loader, whose text waits in an inert block (data-loader, the block's id).
 export const START_SCRIPT = `(function(){${LANG_PART}`
-  + `var s=document.currentScript.dataset,a=s.app,pre=function(f){var e=document.createElement("link");e.rel="modulepreload";e.href=f;document.head.appendChild(e)},`
-  + `go=function(){if(a){var e=document.createElement("script");e.type="module";e.src=a;a=0;document.head.appendChild(e)}},`
+  + `var s=document.currentScript.dataset,a=s.app||s.loader,pre=function(f){var e=document.createElement("link");e.rel="modulepreload";e.href=f;document.head.appendChild(e)},`
+  + `go=function(){if(a){var e=document.createElement("script");e.type="module";if(s.app)e.src=a;else e.textContent=document.getElementById(a).textContent;a=0;document.head.appendChild(e)}},`
   + `parsed=function(){document.readyState=="loading"?document.addEventListener("DOMContentLoaded",go):go()};`
-  + `if(k||document.visibilityState=="hidden"){pre(a);s.core.split(" ").forEach(pre);return parsed()}`
+  + `if(k||document.visibilityState=="hidden"){if(s.app)pre(a);if(s.core)s.core.split(" ").forEach(pre);return parsed()}`
   + `try{new PerformanceObserver(function(x,o){if(x.getEntriesByName("first-contentful-paint").length){o.disconnect();parsed()}}).observe({type:"paint",buffered:true})}catch(e){parsed()}`
   + `setTimeout(parsed,1000)})()`;
 export const scriptHash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
