@@ -44,32 +44,16 @@ function afterPaint(fn) {
   setTimeout(once, 100);
 }
 
-// Runs fn once the first contentful paint has reached the screen (the paint timing entry comes with
-// the frame's presentation). A frame and a task are not enough: the unpacking and compiling that
-// follow took the main thread for ~200 ms while the compositor was still rasterizing the static
-// figure, which delayed its first paint by as much (a Chromium trace, 2026-11-30). A hidden tab, or a
-// browser without paint timing, goes on at once or after a second.
-function afterFirstPaint(fn) {
-  let done = false;
-  const once = () => { if (!done) { done = true; fn(); } };
-  if (document.visibilityState === 'hidden' || performance.getEntriesByName('first-contentful-paint').length) return once();
-  try {
-    new PerformanceObserver((list, observer) => {
-      if (list.getEntriesByName('first-contentful-paint').length) { observer.disconnect(); once(); }
-    }).observe({ type: 'paint', buffered: true });
-  } catch { afterPaint(once); }
-  setTimeout(once, 1000);
-}
-
 let core;
 // A link with a scenario of its own has no static figure (html.linked, set by the inline script of
 // scripts/prerender.mjs); the default link's paints before the core is unpacked and compiled.
 const linked = document.documentElement.classList.contains('linked');
 try {
-  // The static texts arrive in both languages (scripts/build-page.mjs), so the default page has
-  // nothing to word before its first paint: wording them earlier took a second layout of the
-  // whole page (~19 ms) while the first frame was still being rasterized (a Chromium trace, 2026-12-01).
-  if (!linked) await new Promise(afterFirstPaint);
+  // The inline start script (scripts/prerender.mjs START_SCRIPT) runs this module after the default
+  // link's first paint (a hidden tab, or no paint timing: at once or after a second), so the
+  // static texts, which arrive in both languages, are worded only now: earlier, wording them took
+  // a second layout of the whole page (~19 ms) while the first frame was still being rasterized (a
+  // Chromium trace, 2026-12-01).
   translateStatic();
   storedLang();
   core = await loadCore();

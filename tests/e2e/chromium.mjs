@@ -44,3 +44,18 @@ export function watch(page, allowed) {
 
 // The page sets html.ready after its first full render (web/main.js, web/embed.js).
 export const ready = (page) => page.waitForSelector('html.ready', { timeout: 15000 });
+
+// The offline file's own requests: itself (any hash) and the data: and blob: URLs it makes.
+const offlineFile = offlineUrl();
+export const offlineOwn = (url) => url.split('#')[0] === offlineFile || url.startsWith('data:') || url.startsWith('blob:');
+
+// The offline file in a fresh context (English unless options say otherwise), computed:
+// {page, problems (anything it requested beyond its own, any console error), close()}.
+export async function openOffline(browser, hash = '', options = {}) {
+  const context = await browser.newContext({ locale: 'en-US', ...options });
+  const page = await context.newPage();
+  const problems = watch(page, offlineOwn);
+  await page.goto(offlineUrl(hash));
+  await ready(page);
+  return { page, problems, close: () => context.close() };
+}

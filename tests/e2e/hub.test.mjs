@@ -5,7 +5,7 @@
 // CSP has let the request out (a host the CSP refuses never reaches the route).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, offlineUrl, ready, serveDist, watch } from './chromium.mjs';
+import { launch, offlineOwn, offlineUrl, ready, serveDist, watch } from './chromium.mjs';
 
 const ID = 'acme-lab/Lightning-Test-456B';  // no preset matches it
 const HF_URL = `https://huggingface.co/${ID}/resolve/main/config.json`;
@@ -96,8 +96,7 @@ test('hosted: the page CSP lets out exactly the two Hub hosts', async () => {
 test('offline file: a Hub id says to paste config.json, with the URLs and no fetch button', async () => {
   const context = await browser.newContext({ locale: 'en-US' });
   const page = await context.newPage();
-  const self = offlineUrl().split('#')[0];
-  const problems = watch(page, (url) => url.split('#')[0] === self || url.startsWith('data:') || url.startsWith('blob:'));
+  const problems = watch(page, offlineOwn);
   await page.goto(offlineUrl());
   await ready(page);
   await typeId(page, ID);

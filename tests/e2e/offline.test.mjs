@@ -2,21 +2,13 @@
 // nothing but itself, reacts to inputs, keeps its state in the link, and names bad input.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, offlineUrl, ready, watch } from './chromium.mjs';
+import { launch, openOffline, ready } from './chromium.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(() => browser.close());
 
-const self = offlineUrl().split('#')[0];
-async function open(hash = '', options = {}) {
-  const context = await browser.newContext({ locale: 'en-US', ...options });
-  const page = await context.newPage();
-  const problems = watch(page, (url) => url.split('#')[0] === self || url.startsWith('data:') || url.startsWith('blob:'));
-  await page.goto(offlineUrl(hash));
-  await ready(page);
-  return { page, problems, close: () => context.close() };
-}
+const open = (hash = '', options = {}) => openOffline(browser, hash, options);
 const kv = (page) => page.locator('[data-part="kv_cache"] .value').textContent();
 
 test('opens from file:// with no request beyond itself and no console error', async () => {

@@ -2,21 +2,13 @@
 // scenario fit, the links a plan relies on, and serving at a load; in the offline file.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, offlineUrl, ready, watch } from './chromium.mjs';
+import { launch, openOffline } from './chromium.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(() => browser.close());
 
-const self = offlineUrl().split('#')[0];
-async function open(hash = '', locale = 'en-US') {
-  const context = await browser.newContext({ locale });
-  const page = await context.newPage();
-  const problems = watch(page, (url) => url.split('#')[0] === self || url.startsWith('data:') || url.startsWith('blob:'));
-  await page.goto(offlineUrl(hash));
-  await ready(page);
-  return { page, problems, close: () => context.close() };
-}
+const open = (hash = '', locale = 'en-US') => openOffline(browser, hash, { locale });
 
 test('what it takes: each GPU type shows the fewest GPUs that fit and their layout', async () => {
   const { page, problems, close } = await open('#model=llama-3.1-70b&gpu=a100-80gb&seq_len=8192&batch=4');

@@ -3,21 +3,13 @@
 // shows after a series of edits must be what a fresh page shows for the same link, cell for cell.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, offlineUrl, ready, watch } from './chromium.mjs';
+import { launch, openOffline, ready } from './chromium.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(() => browser.close());
 
-const self = offlineUrl().split('#')[0];
-async function open(hash = '', locale = 'en-US') {
-  const context = await browser.newContext({ locale });
-  const page = await context.newPage();
-  const problems = watch(page, (url) => url.split('#')[0] === self || url.startsWith('data:') || url.startsWith('blob:'));
-  await page.goto(offlineUrl(hash));
-  await ready(page);
-  return { page, problems, close: () => context.close() };
-}
+const open = (hash = '', locale = 'en-US') => openOffline(browser, hash, { locale });
 
 // The results, the ranking and the launch commands as markup, less the ids the page numbers.
 const shown = (page) => page.evaluate(() => ['#results', '#ranking .ranking-body', '#launch']

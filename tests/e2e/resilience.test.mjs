@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { DIST, launch, offlineUrl, ready, serveDist, watch } from './chromium.mjs';
+import { DIST, launch, offlineOwn, offlineUrl, ready, serveDist, watch } from './chromium.mjs';
 
 let browser;
 let server;
@@ -245,8 +245,7 @@ test('the hosted page enforces its CSP without any server header', async () => {
 test('the offline file runs from file:// under its hash-pinned CSP', async () => {
   const context = await browser.newContext({ locale: 'en-US' });
   const page = await context.newPage();
-  const self = offlineUrl().split('#')[0];
-  const problems = watch(page, (url) => url.split('#')[0] === self || url.startsWith('data:') || url.startsWith('blob:'));
+  const problems = watch(page, offlineOwn);
   await page.goto(offlineUrl('#batch=2'));
   await ready(page);
   assert.ok(await rows(page) > 0);
