@@ -127,12 +127,14 @@ let loaded = false;
 const whenIdle = (fn) => (!loaded && window.requestIdleCallback
   ? requestIdleCallback(fn, { timeout: 200 }) : setTimeout(fn, 0));
 
-// The first edit after the page loaded took ~40 % longer to its ranking than later ones (medians
-// 45 and 32 ms over 8 loads, an edit 1 s after 'gpusizer-ready', scripts/_rk-style probe,
-// 2026-12-01): V8 first runs a new wasm module's functions as baseline code and optimizes the hot
-// ones only after they have run a while. So once the first answer is drawn, the idle page runs the
-// stage-2 and stage-3 calls twice more, one per idle period, and drops their answers; an edit
-// (a new generation) ends it, as the edit runs the same code itself.
+// The first edit after the page loaded took ~1.7 times as long to its ranking as later ones: V8
+// first runs a new wasm module's functions as baseline code and optimizes the hot ones only after
+// they have run a while. So once the first answer is drawn, the idle page runs the stage-2 and
+// stage-3 calls twice more, one per idle period, and drops their answers; an edit (a new
+// generation) ends it, as the edit runs the same code itself. Measured with scripts/ab-recompute.mjs
+// (12 loads each, the first edit 1 s after 'gpusizer-ready', 2026-12-01): the first edit's ranking
+// 45.8 -> 27.9 ms median (p90 59.7 -> 34.9). Once only, it did not help (47.0 against 45.0 ms);
+// an edit 50 ms after ready, while V8 still compiles, is slower with it (47.6 against 35.3 ms).
 function warmUp(gen, calls) {
   if (!window.requestIdleCallback) return;
   const queue = [...calls, ...calls];
