@@ -56,7 +56,8 @@ for (let r = 0; r < rounds; r++) {
       }
       return out;
     }, edits);
-    (results[i]['first: ranked'] ??= []).push(times[0].ranked);
+    // (A build from before the 'gpusizer-ranked' mark has no such figure, as for the spans below.)
+    if (Number.isFinite(times[0].ranked)) (results[i]['first: ranked'] ??= []).push(times[0].ranked);
     for (const t of times) {
       // The stages' own spans where a build marks them: the frame after stage 1 and stage 2, stage 3.
       Object.assign(t, { 'to 2': t.stage2 - t.stage1, '2 to 3': t.stage3 - t.stage2, '3 to mark': t.ranked - t.stage3 });
