@@ -18,7 +18,7 @@ std::string call(const std::string& command, const std::string& input) {
   try {
     const gpusizer::ApiResult r = gpusizer::run_command(command, input);
     if (r.ok) return text(r.value);
-    return text(nlohmann::json{{"error", gpusizer::error_json(r.error_field, r.error_message, r.error_code, r.error_values)}});
+    return text(nlohmann::json{{"error", gpusizer::error_json(r)}});
   } catch (...) {  // run_command never throws; this guards the boundary all the same
     return R"({"error":{"field":"input","message":"internal error"}})";
   }

@@ -7,7 +7,7 @@ import { h, replace } from './dom.js';
 import { t } from './i18n.js';
 
 // The two places a checkpoint's config.json lives, as the core's "resolve" names them
-// (core/src/model_names.cpp resolve_json config_urls): the Hub's resolve URL on the main
+// (core/src/catalog/model_names.cpp resolve_json config_urls): the Hub's resolve URL on the main
 // branch, ModelScope's on master.
 export const SOURCES = [
   { name: 'Hugging Face', origin: 'https://huggingface.co', url: (id) => `https://huggingface.co/${id}/resolve/main/config.json` },

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpusizer/architecture.h"
-#include "gpusizer/error.h"
+#include "model/architecture.h"
+#include "base/error.h"
 
 using gpusizer::Architecture;
 using gpusizer::InputError;

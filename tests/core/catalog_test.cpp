@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "embedded.h"
-#include "gpusizer/catalog.h"
+#include "catalog/embedded.h"
+#include "catalog/catalog.h"
 
 namespace gpusizer::embedded {
 // The whole files (CMakeLists.txt: generated/golden_data.cpp); the core's own copies embed

@@ -5,9 +5,9 @@
 #include <string>
 
 #include "gpusizer/api.h"
-#include "gpusizer/catalog.h"
-#include "gpusizer/planner.h"
-#include "gpusizer/scenario.h"
+#include "catalog/catalog.h"
+#include "plan/planner.h"
+#include "scenario/scenario.h"
 
 using namespace gpusizer;
 using nlohmann::json;

@@ -5,10 +5,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "gpusizer/error.h"
-#include "gpusizer/estimate.h"
-#include "gpusizer/memory.h"
-#include "gpusizer/scenario.h"
+#include "base/error.h"
+#include "plan/estimate.h"
+#include "memory/memory.h"
+#include "scenario/scenario.h"
 
 using namespace gpusizer;
 

@@ -8,9 +8,9 @@
 #include <set>
 #include <string>
 
-#include "gpusizer/engines.h"
-#include "gpusizer/estimate.h"
-#include "gpusizer/planner.h"
+#include "scenario/engines.h"
+#include "plan/estimate.h"
+#include "plan/planner.h"
 
 using namespace gpusizer;
 using nlohmann::json;

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpusizer/architecture.h"
-#include "gpusizer/error.h"
-#include "gpusizer/precision.h"
+#include "model/architecture.h"
+#include "base/error.h"
+#include "model/precision.h"
 
 using gpusizer::Architecture;
 using gpusizer::InputError;

@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "gpusizer/api.h"
-#include "gpusizer/catalog.h"
-#include "gpusizer/engines.h"
-#include "gpusizer/estimate.h"
-#include "gpusizer/launch.h"
-#include "gpusizer/planner.h"
+#include "catalog/catalog.h"
+#include "scenario/engines.h"
+#include "plan/estimate.h"
+#include "launch/launch.h"
+#include "plan/planner.h"
 
 using namespace gpusizer;
 using nlohmann::json;

@@ -1,8 +1,8 @@
 // The max solver: the largest batch and seq_len that fit, exactly at the boundary.
 #include <catch2/catch.hpp>
 
-#include "gpusizer/estimate.h"
-#include "gpusizer/max_solver.h"
+#include "plan/estimate.h"
+#include "plan/max_solver.h"
 
 using namespace gpusizer;
 using nlohmann::json;

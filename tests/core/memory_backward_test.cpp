@@ -3,10 +3,10 @@
 // fused_linear_cross_entropy_forward), not from measurements.
 #include <catch2/catch.hpp>
 
-#include "gpusizer/estimate.h"
-#include "gpusizer/memory_training.h"
-#include "memory_backward.h"
-#include "memory_fused_ce.h"
+#include "plan/estimate.h"
+#include "memory/memory_training.h"
+#include "memory/memory_backward.h"
+#include "memory/memory_fused_ce.h"
 
 using namespace gpusizer;
 using nlohmann::json;

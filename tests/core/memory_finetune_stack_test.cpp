@@ -8,11 +8,11 @@
 
 #include <string>
 
-#include "gpusizer/error.h"
-#include "gpusizer/estimate.h"
-#include "gpusizer/memory.h"
-#include "gpusizer/memory_finetune_stack.h"
-#include "gpusizer/memory_training.h"
+#include "base/error.h"
+#include "plan/estimate.h"
+#include "memory/memory.h"
+#include "memory/memory_finetune_stack.h"
+#include "memory/memory_training.h"
 
 using namespace gpusizer;
 using nlohmann::json;

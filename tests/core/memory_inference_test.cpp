@@ -1,8 +1,8 @@
 // Serving memory: the spec's KV example, sharding, and the breakdown's invariants.
 #include <catch2/catch.hpp>
 
-#include "gpusizer/error.h"
-#include "gpusizer/estimate.h"
+#include "base/error.h"
+#include "plan/estimate.h"
 
 using namespace gpusizer;
 using nlohmann::json;

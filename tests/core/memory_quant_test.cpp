@@ -1,13 +1,13 @@
 // Quantized-kernel buffers, the GPTQ/AWQ group size and figures summed over device_map devices
-// (core/src/memory_quant.cpp). Reference values are the buffer shapes of the cited code.
+// (core/src/memory/memory_quant.cpp). Reference values are the buffer shapes of the cited code.
 #include <catch2/catch.hpp>
 
 #include "scenario_error.h"
 
-#include "gpusizer/error.h"
-#include "gpusizer/architecture.h"
-#include "gpusizer/estimate.h"
-#include "gpusizer/precision.h"
+#include "base/error.h"
+#include "model/architecture.h"
+#include "plan/estimate.h"
+#include "model/precision.h"
 
 using namespace gpusizer;
 using nlohmann::json;

@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "gpusizer/error.h"
-#include "gpusizer/estimate.h"
-#include "gpusizer/memory_training.h"
+#include "base/error.h"
+#include "plan/estimate.h"
+#include "memory/memory_training.h"
 
 using namespace gpusizer;
 using nlohmann::json;

@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "gpusizer/api.h"
-#include "gpusizer/error.h"
-#include "gpusizer/model_names.h"
-#include "gpusizer/scenario.h"
+#include "base/error.h"
+#include "catalog/model_names.h"
+#include "scenario/scenario.h"
 
 using gpusizer::InputError;
 using gpusizer::match_model_name;

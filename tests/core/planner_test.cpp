@@ -3,9 +3,9 @@
 
 #include <functional>
 
-#include "gpusizer/error.h"
-#include "gpusizer/estimate.h"
-#include "gpusizer/planner.h"
+#include "base/error.h"
+#include "plan/estimate.h"
+#include "plan/planner.h"
 
 using namespace gpusizer;
 using nlohmann::json;

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "gpusizer/architecture.h"
-#include "gpusizer/precision.h"
+#include "model/architecture.h"
+#include "model/precision.h"
 
 using namespace gpusizer;
 

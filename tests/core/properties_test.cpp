@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "gpusizer/error.h"
-#include "gpusizer/estimate.h"
-#include "gpusizer/planner.h"
+#include "base/error.h"
+#include "plan/estimate.h"
+#include "plan/planner.h"
 
 using namespace gpusizer;
 using nlohmann::json;

@@ -4,14 +4,14 @@
 // Runs natively, under wasm and under the sanitizers.
 #include <catch2/catch.hpp>
 
-#include "gpusizer/speed.h"
+#include "speed/speed.h"
 
 #include <cmath>
 #include <set>
 #include <string>
 
 #include "gpusizer/api.h"
-#include "gpusizer/catalog.h"
+#include "catalog/catalog.h"
 
 using namespace gpusizer;
 using nlohmann::json;

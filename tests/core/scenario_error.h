@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "gpusizer/error.h"
-#include "gpusizer/scenario.h"
+#include "base/error.h"
+#include "scenario/scenario.h"
 
 inline std::string scenario_error_field(const nlohmann::json& input) {
   try {

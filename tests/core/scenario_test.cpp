@@ -3,8 +3,8 @@
 
 #include "scenario_error.h"
 
-#include "gpusizer/error.h"
-#include "gpusizer/scenario.h"
+#include "base/error.h"
+#include "scenario/scenario.h"
 
 using namespace gpusizer;
 using nlohmann::json;

@@ -5,9 +5,9 @@
 // peaks (the mechanism), not from a measurement.
 #include <catch2/catch.hpp>
 
-#include "gpusizer/catalog.h"
-#include "gpusizer/error.h"
-#include "gpusizer/speed.h"
+#include "catalog/catalog.h"
+#include "base/error.h"
+#include "speed/speed.h"
 
 using namespace gpusizer;
 using nlohmann::json;

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "gpusizer/error.h"
-#include "gpusizer/speed.h"
+#include "base/error.h"
+#include "speed/speed.h"
 
 using namespace gpusizer;
 using nlohmann::json;

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "gpusizer/speed.h"
+#include "speed/speed.h"
 
 using namespace gpusizer;
 using nlohmann::json;

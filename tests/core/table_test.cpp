@@ -3,10 +3,10 @@
 // LoRA, QLoRA, full fine-tune).
 #include <catch2/catch.hpp>
 
-#include "gpusizer/error.h"
-#include "gpusizer/planner.h"
-#include "gpusizer/scenario.h"
-#include "gpusizer/table.h"
+#include "base/error.h"
+#include "plan/planner.h"
+#include "scenario/scenario.h"
+#include "plan/table.h"
 
 using namespace gpusizer;
 using nlohmann::json;

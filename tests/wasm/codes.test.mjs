@@ -12,7 +12,7 @@ import { errorMessage, hasEn, hasZh } from '../../web/i18n.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const srcDir = join(root, 'core/src');
 const doc = readFileSync(join(root, 'docs/errors.md'), 'utf8');
-const text = readdirSync(srcDir).filter((f) => f.endsWith('.cpp')).map((f) => readFileSync(join(srcDir, f), 'utf8')).join('\n');
+const text = readdirSync(srcDir, { recursive: true }).filter((f) => f.endsWith('.cpp')).map((f) => readFileSync(join(srcDir, f), 'utf8')).join('\n');
 const all = (re) => [...new Set([...text.matchAll(re)].map((m) => m[1]))];
 
 // InputError(field, message, "code", ...) or throw_input_error(...) (the same arguments, error.h):

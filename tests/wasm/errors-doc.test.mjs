@@ -11,7 +11,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const srcDir = join(root, 'core/src');
 const doc = readFileSync(join(root, 'docs/errors.md'), 'utf8');
 // error.cpp defines InputError and throw_input_error: it throws nothing of its own.
-const sources = readdirSync(srcDir).filter((f) => f.endsWith('.cpp') && f !== 'error.cpp').map((f) => ({ file: f, text: readFileSync(join(srcDir, f), 'utf8') }));
+const sources = readdirSync(srcDir, { recursive: true }).filter((f) => f.endsWith('.cpp') && f !== 'base/error.cpp').map((f) => ({ file: f, text: readFileSync(join(srcDir, f), 'utf8') }));
 
 const LITERAL = /"((?:[^"\\\n]|\\.)*)"/g;
 const literals = (code) => [...code.matchAll(LITERAL)].map((m) => JSON.parse(`"${m[1]}"`));

@@ -1,5 +1,5 @@
 // The lookup table of table(): model presets down, workloads across. Each column is a complete
-// workload whose settings (core/src/table.cpp, table_workloads()) stand above the table, editable;
+// workload whose settings (core/src/plan/table.cpp, table_workloads()) stand above the table, editable;
 // each cell is the cheapest plan that fits, with its GPUs, memory per GPU and the measure it was
 // chosen by, and the arithmetic of its weights. The page's own scenario reaches the table only
 // through the "apply my scenario's context" box (off by default); its prices, currency, filters

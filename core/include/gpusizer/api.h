@@ -16,10 +16,8 @@ struct ApiResult {
   nlohmann::json error_values = nlohmann::json::object();  // the figures and names it embeds
 };
 
-// {"field", "message"} plus "code" and "values" where the error has them: the one error object
-// of the wasm module and of table cells.
-nlohmann::json error_json(const std::string& field, const std::string& message, const std::string& code,
-                          const nlohmann::json& values);
+// The answer's error as {"field", "message"} plus "code" and "values" where it has them.
+nlohmann::json error_json(const ApiResult& r);
 
 // Commands: "estimate", "rank" (planner.h), "takes" (planner.h what_it_takes), "table" (table.h),
 // the catalog listings "models", "gpus", "instances" (input ignored), and "resolve" (a typed model
@@ -28,8 +26,5 @@ nlohmann::json error_json(const std::string& field, const std::string& message, 
 // The input of a scenario command is one scenario object or an array of them (then the answer
 // is an array in the same order). Never throws.
 ApiResult run_command(const std::string& command, const std::string& input_text);
-
-// Everything the page needs once at start-up: presets, GPUs, instances, formats and ids.
-nlohmann::json catalog_json();
 
 }  // namespace gpusizer

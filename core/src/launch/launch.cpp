@@ -1,0 +1,420 @@
+// The `launch` command: picks the plan, applies it to the scenario, and gathers the serving or
+// training commands of launch_serving.cpp / launch_training.cpp with their notes and warnings.
+#include "launch/launch.h"
+#include "base/format.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/error.h"
+#include "plan/planner.h"
+#include "base/json_reader.h"
+#include "launch/launch_internal.h"
+
+namespace gpusizer {
+
+// Versions whose documentation (or source) the flag names were read from; docs/launch.md cites
+// the pages. A flag renamed in a later release is a bug to fix here and there.
+const char* const kVllmVersion = "vLLM 0.11";
+const char* const kSglangVersion = "SGLang 0.5";
+const char* const kLmdeployVersion = "LMDeploy 0.10.2";
+const char* const kTrtllmVersion = "TensorRT-LLM 1.0";
+const char* const kLlamaCppVersion = "llama.cpp server, 2026 master";
+const char* const kSwiftVersion = "ms-swift 3.9";
+const char* const kLlamaFactoryVersion = "LLaMA-Factory 0.9.3";
+const char* const kDeepspeedVersion = "DeepSpeed 0.17";
+const char* const kTorchrunVersion = "PyTorch 2.8 torchrun";
+
+const char* const kNodeRank = "$NODE_RANK";
+const char* const kMasterAddr = "$MASTER_ADDR";
+const char* const kMasterPort = "29500";  // torchrun's and DeepSpeed's default rendezvous port
+
+namespace {
+
+constexpr int64_t kMaxPlanSize = 1000000;  // the scenario's own bound on gpus, tp and pp
+// Without a plan, a scenario's GPUs beyond one server are assumed to come as 8-GPU nodes, the
+// size of every multi-GPU training server in the catalog.
+constexpr int64_t kAssumedNodeGpus = 8;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+LaunchPlan plan_of(const Plan& p) {
+  return {p.instance->gpu_id, p.instance->instance, "ranking", p.instance->gpus, p.instances, p.gpus, p.tp, p.pp, p.zero};
+}
+
+// The ranking is sorted fitting-first, cheapest-first, so the first row of a type is its best plan.
+LaunchPlan catalog_plan(const Scenario& s, const std::string& instance) {
+  for (const Plan& p : rank_plans(s)) {
+    if (p.instance->instance == instance) return plan_of(p);
+  }
+  throw_input_error("plan.instance", cat({"no plan for instance type \"", instance,
+                                        "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand"}),
+                   "no_plan_for_instance", {{"instance", instance}});
+}
+
+LaunchContext make_context(const Scenario& s, const LaunchPlan& plan);
+
+// The cheapest fitting plan the commands can launch; when cheaper ones cannot be launched (a
+// layout their engine does not run), `note` says which and why.
+LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
+  const std::vector<Plan> plans = rank_plans(s);
+  if (plans.empty() || !plans.front().fits) {
+    throw_input_error("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters", "no_fitting_plan");
+  }
+  for (const Plan& p : plans) {
+    if (!p.fits) break;
+    const LaunchPlan candidate = plan_of(p);
+    if (!launch_blocker(make_context(s, candidate)).empty()) continue;
+    if (&p != &plans.front()) {
+      const Plan& top = plans.front();
+      nlohmann::json why;
+      const std::string blocker = launch_blocker(make_context(s, plan_of(top)), &why);
+      note->code = "cheapest_not_launchable";
+      note->values = json_object({{"instance", top.instance->instance}, {"gpus", top.gpus}, {"tp", top.tp}, {"pp", top.pp},
+                      {"instances", top.instances}, {"reason", blocker}, {"why", why}});
+      note->message = cat({"the cheapest plan, ", top.instance->instance, " (", top.gpus, " GPUs, tp ", top.tp,
+              ", pp ", top.pp, ", ", top.instances, " instances), cannot be launched: ",
+              blocker, "; these commands are for the cheapest plan that can"});
+    }
+    return candidate;
+  }
+  return plan_of(plans.front());  // none can be launched: the cheapest, with the warning that says why
+}
+
+LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
+  JsonReader r(j, "plan");
+  const std::optional<std::string> gpu = r.string("gpu");
+  if (!gpu) throw_input_error("plan.gpu", "is required (a catalog GPU id) unless plan.instance is given", "plan_gpu_required");
+  if (!find_gpu(*gpu)) throw_input_error("plan.gpu", cat({"unknown GPU id \"", *gpu, "\""}), "unknown_gpu", {{"id", *gpu}});
+  LaunchPlan p;
+  p.gpu = *gpu;
+  p.source = "explicit";
+  p.tp = r.integer("tp", 1, kMaxPlanSize).value_or(s.tp);
+  p.pp = r.integer("pp", 1, kMaxPlanSize).value_or(s.pp);
+  p.zero = static_cast<int>(r.integer("zero", 0, 3).value_or(s.training.zero));
+  p.instances = r.integer("instances", 1, kMaxPlanSize).value_or(1);
+  const int64_t wanted = std::max(s.gpus, p.tp * p.pp);
+  p.gpus_per_instance = r.integer("gpus_per_instance", 1, kMaxPlanSize).value_or(ceil_div(wanted, p.instances));
+  r.reject_unknown();
+  p.gpus = p.gpus_per_instance * p.instances;
+  return p;
+}
+
+LaunchPlan scenario_plan(const Scenario& s) {
+  LaunchPlan p{*s.gpu, "", "scenario", s.gpus, 1, s.gpus, s.tp, s.pp, s.training.zero};
+  if (s.gpus > kAssumedNodeGpus && s.gpus % kAssumedNodeGpus == 0) {
+    p.gpus_per_instance = kAssumedNodeGpus;
+    p.instances = s.gpus / kAssumedNodeGpus;
+  }
+  return p;
+}
+
+// "plan": {"instance"} picks a ranked plan (extra keys of a ranking row are ignored: they come
+// from the same ranking); otherwise an explicit layout; no plan: the scenario's gpu or the cheapest.
+LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan, Warning* note) {
+  if (!plan.is_null()) {
+    require_object(plan, "plan");
+    if (!plan.contains("instance")) return explicit_plan(s, plan);
+    if (!plan["instance"].is_string()) throw_input_error("plan.instance", "must be a string (an instance type)", "string", {{"type", plan["instance"].type_name()}});
+    return catalog_plan(s, plan["instance"].get<std::string>());
+  }
+  return s.gpu ? scenario_plan(s) : cheapest_plan(s, note);
+}
+
+LaunchContext make_context(const Scenario& s, const LaunchPlan& plan) {
+  LaunchContext c;
+  c.s = s;
+  c.s.gpu = plan.gpu;
+  c.s.gpus = plan.gpus;
+  c.s.tp = plan.tp;
+  c.s.pp = plan.pp;
+  c.s.training.zero = plan.zero;
+  validate_scenario(c.s);
+  c.gpu = find_gpu(plan.gpu);
+  c.plan = plan;
+  c.caps = engine_caps(c.s.engine);
+  c.estimate = estimate(c.s);
+  c.fp16 = !c.gpu->supports_bf16 || c.s.weights == WeightFormat::Fp16;
+  c.model = c.s.model.hf_repo.empty() ? "/path/to/model" : c.s.model.hf_repo;
+  if (!is_training(c.s.task) && pre_quantized(c.s.weights)) {
+    const std::string repo = quantized_checkpoint(c.s.model.id, c.s.weights);
+    if (!repo.empty()) c.model = repo;
+  }
+  c.nproc_per_node = ceil_div(plan.gpus, plan.instances);  // exact unless launch_blocker says otherwise
+  return c;
+}
+
+void add_plan_warnings(const LaunchContext& c, Launch& out) {
+  out.warnings = c.estimate.warnings;
+  const bool wants_bf16 = c.s.weights != WeightFormat::Fp16 && c.s.weights != WeightFormat::Fp32;
+  if (!c.gpu->supports_bf16 && wants_bf16) {
+    out.warnings.push_back({"launch_fp16", "gpu", cat({c.gpu->name, " has no bf16: the commands use float16 (serving --dtype float16; "
+                            "training fp16 mixed precision with dynamic loss scaling, which can overflow where bf16 would not)"}), json_object({{"gpu", c.gpu->name}})});
+  }
+  if (c.estimate.gpu && !c.estimate.gpu->fits) {
+    const std::string text = cat({"the estimate needs ", fixed(c.estimate.memory.per_gpu_bytes / 1073741824.0, 1),
+                             " GiB per GPU, more than the ", fixed(c.gpu->memory_bytes / 1073741824.0, 1),
+                             " GiB of ", c.gpu->id, ": the commands will run out of memory"});
+    out.warnings.push_back({"launch_does_not_fit", "plan", text,
+                            json_object({{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes}, {"memory_bytes", c.gpu->memory_bytes}, {"gpu", c.gpu->name}})});
+  }
+}
+
+std::string engine_name(const LaunchContext& c) { return cat({"engine ", to_string(c.s.engine)}); }
+
+// Weight formats and vendors the serving engines cannot load at all (their docs, launch_serving*.cpp).
+std::string engine_format_reason(const LaunchContext& c) {
+  const WeightFormat w = c.s.weights;
+  const bool bnb = w == WeightFormat::Nf4 || w == WeightFormat::Int4;
+  switch (c.s.engine) {
+    case Engine::LlamaCpp:
+      if (is_gguf(w) || w == WeightFormat::Bf16 || w == WeightFormat::Fp16 || w == WeightFormat::Fp32) return "";
+      return cat({"llama.cpp loads GGUF files: ", to_string(w), " checkpoints cannot be loaded (use a GGUF k-quant)"});
+    case Engine::Lmdeploy:
+      if (c.gpu->vendor != "nvidia") return "LMDeploy's TurboMind runs on NVIDIA GPUs only";
+      if (bnb || w == WeightFormat::Int8 || w == WeightFormat::GptqInt8) {
+        return cat({"LMDeploy's TurboMind (0.10.2) loads 16-bit, fp8 and 4-bit AWQ/GPTQ checkpoints, not ", to_string(w)});
+      }
+      return "";
+    case Engine::TensorrtLlm:
+      if (c.gpu->vendor != "nvidia") return "TensorRT-LLM runs on NVIDIA GPUs only";
+      if (bnb) return cat({"TensorRT-LLM has no bitsandbytes ", to_string(w), " weights"});
+      return "";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
+  const LaunchPlan& p = c.plan;
+  nlohmann::json ignored;
+  nlohmann::json& d = detail ? *detail : ignored;
+  d = json_object({{"engine", to_string(c.s.engine)}, {"gpus", p.gpus}, {"instances", p.instances}, {"tp", p.tp}, {"pp", p.pp}, {"zero", p.zero}});
+  if (is_training(c.s.task) && (p.tp > 1 || p.pp > 1)) {
+    d["code"] = "training_data_parallel";
+    return "the training commands (ms-swift sft, LLaMA-Factory, DeepSpeed ZeRO) are data-parallel only";
+  }
+  if (p.gpus % p.instances != 0) {
+    d["code"] = "uneven_nodes";
+    return cat({p.gpus, " GPUs do not split evenly over ", p.instances,
+           " nodes: every node of a torchrun/DeepSpeed/Ray job runs the same number of processes"});
+  }
+  if (p.tp > 1 && !c.caps.tensor_parallel) {
+    d["code"] = "no_tp";
+    return cat({engine_name(c), " does not do tensor parallelism: tp ", p.tp, " cannot be launched with it"});
+  }
+  if (p.pp > 1 && !c.caps.pipeline_parallel) {
+    d["code"] = "no_pp";
+    return cat({engine_name(c), " does not do pipeline parallelism: pp ", p.pp, " cannot be launched with it"});
+  }
+  // Independent servers on separate instances need no multi-node support; one replica over several does.
+  const bool spans = is_training(c.s.task) ? c.multi_node() : c.spans_nodes();
+  if (spans && !c.caps.multi_node) {
+    d["code"] = "single_machine";
+    return cat({engine_name(c), " runs one model instance on one machine: a plan over ", p.instances,
+           " nodes cannot be launched with it"});
+  }
+  if (is_training(c.s.task) && p.zero > 0 && !c.caps.zero) {
+    d["code"] = "no_zero";
+    return cat({engine_name(c), " does not shard model states: ZeRO-", p.zero, " cannot be launched with it"});
+  }
+  if (!is_training(c.s.task) && !engine_format_reason(c).empty()) {
+    d["code"] = "engine_format";
+    d["weights"] = to_string(c.s.weights);
+    return engine_format_reason(c);
+  }
+  if (!is_training(c.s.task) && c.spans_nodes() && c.dp() > 1) {
+    d["code"] = "replicas_across_nodes";
+    return "data-parallel replicas spread over several nodes: start one server per replica instead (no command is generated for it)";
+  }
+  return "";
+}
+
+KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes) {
+  KvCapacity k;
+  k.budget_bytes = std::max(0.0, budget_bytes);
+  const MemoryEstimate& m = c.estimate.memory;
+  if (m.breakdown.kv_cache > 0 && c.s.batch > 0) k.per_sequence_bytes = m.breakdown.kv_cache / static_cast<double>(c.s.batch);
+  if (k.per_sequence_bytes > 0) k.sequences = static_cast<int64_t>(std::floor(k.budget_bytes / k.per_sequence_bytes + 1e-9));
+  return k;
+}
+
+void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values, const std::string& text) noexcept {
+  out.notes.push_back(text);
+  out.note_details.push_back({code, "", text, json_object(values)});
+}
+
+void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename, std::string text) noexcept {
+  out.commands.push_back({tool, version, kind, filename, std::move(text)});
+}
+
+void add_note(Launch& out, const Warning& note) noexcept {
+  out.notes.push_back(note.message);
+  out.note_details.push_back(note);
+}
+
+Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k) noexcept {
+  std::string text = cat({engine, ": ", setting, " leaves ", gib_text(k.budget_bytes), " of KV cache on each GPU, ",
+                     k.sequences, " concurrent sequences of ", c.s.seq_len, " tokens"});
+  if (c.dp() > 1) text += cat({" per replica (", k.sequences * c.dp(), " over ", c.dp(), " replicas)"});
+  text += cat({"; the scenario asks for ", c.s.batch, " (the estimate: ", gib_text(k.per_sequence_bytes),
+          " of KV cache per sequence on each GPU)"});
+  return {"kv_capacity", "", text,
+          json_object({{"engine", engine}, {"setting", setting}, {"budget_bytes", k.budget_bytes}, {"sequences", k.sequences},
+           {"seq_len", c.s.seq_len}, {"replicas", c.dp()}, {"batch", c.s.batch}, {"per_sequence_bytes", k.per_sequence_bytes}})};
+}
+
+void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out) noexcept {
+  if (k.per_sequence_bytes <= 0 || k.sequences >= c.s.batch) return;
+  out.warnings.push_back({"launch_kv_short", "batch", cat({setting, " leaves KV cache for ", k.sequences,
+                          " sequences of ", c.s.seq_len, " tokens, fewer than the batch of ",
+                          c.s.batch, ": the engine will queue the rest (or refuse to start below one)"}),
+                          json_object({{"setting", setting}, {"sequences", k.sequences}, {"seq_len", c.s.seq_len}, {"batch", c.s.batch}})});
+}
+
+void Piece::append_to(std::string& out) const noexcept {
+  if (n_ == kInteger) {
+    out += std::to_string(i_);
+  } else if (n_ == kLiteral) {
+    out += p_;
+  } else {
+    out.append(p_, n_);
+  }
+}
+
+std::string cat(std::initializer_list<Piece> pieces) noexcept {
+  std::string out;
+  for (const Piece& p : pieces) p.append_to(out);
+  return out;
+}
+
+Flags& Flags::add(const char* name, Piece value) noexcept {
+  text_ += " \\\n  ";
+  text_ += name;
+  std::string v;
+  value.append_to(v);
+  if (!v.empty()) {
+    text_ += ' ';
+    text_ += v;
+  }
+  return *this;
+}
+
+std::string shell_command(const std::string& head, const Flags& flags) noexcept { return cat({head, flags.text(), "\n"}); }
+
+std::string fixed2(double value) noexcept { return fixed(value, 2); }
+
+std::string gib_text(double bytes) noexcept { return fixed(bytes / 1073741824.0, 1) + " GiB"; }
+
+std::string devices_env(int64_t n) noexcept {
+  std::string env = "CUDA_VISIBLE_DEVICES=";
+  for (int64_t i = 0; i < n; ++i) {
+    if (i) env += ',';
+    env += std::to_string(i);
+  }
+  return env + " ";
+}
+
+std::string replica_devices(const LaunchContext& c) noexcept {
+  if (c.node_dp() <= 1) return visible_devices(c);
+  return devices_env(c.plan.tp * c.plan.pp);
+}
+
+std::string visible_devices(const LaunchContext& c) noexcept {
+  if (c.nproc_per_node >= c.plan.gpus_per_instance) return "";
+  return devices_env(c.nproc_per_node);
+}
+
+std::string dtype_name(const LaunchContext& c) noexcept { return c.fp16 ? "float16" : "bfloat16"; }
+
+Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
+  const LaunchContext c = make_context(s, plan);
+  Launch out;
+  out.plan = plan;
+  out.dtype = dtype_name(c);
+  add_plan_warnings(c, out);
+  nlohmann::json why;
+  const std::string blocker = launch_blocker(c, &why);
+  if (!blocker.empty()) {
+    // No command rather than a wrong one: the plan itself cannot run as laid out.
+    const bool training_parallel = is_training(c.s.task) && (plan.tp > 1 || plan.pp > 1);
+    if (training_parallel) {
+      out.warnings.push_back({"launch_parallelism_unsupported", "plan", cat({"ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO train data-parallel "
+                              "only: tp ", plan.tp, " and pp ", plan.pp, " cannot be expressed, and "
+                              "DeepSpeed checks train_batch_size against all ", plan.gpus, " GPUs; use Megatron-SWIFT "
+                              "(megatron sft) for tensor/pipeline-parallel training. No command is generated for this plan"}),
+                              json_object({{"tp", plan.tp}, {"pp", plan.pp}, {"gpus", plan.gpus}})});
+    } else {
+      out.warnings.push_back({"launch_plan_invalid", "plan", cat({blocker, ". No command is generated for this plan"}), json_object({{"reason", blocker}, {"why", why}})});
+    }
+    return out;
+  }
+  if (is_training(c.s.task)) {
+    add_training(c, out);
+  } else {
+    add_serving(c, out);
+  }
+  if (c.s.model.hf_repo.empty()) add_note(out, "path_model", {}, "/path/to/model stands for the model's checkpoint (an imported model has no Hugging Face id)");
+  if (plan.source == "scenario" && plan.instances > 1) {
+    add_note(out, "nodes_assumed", {{"gpus", plan.gpus}, {"instances", plan.instances}, {"per_instance", plan.gpus_per_instance}},
+             cat({"the ", plan.gpus, " GPUs are assumed to be ", plan.instances,
+                        " nodes of ", plan.gpus_per_instance, "; give plan.gpus_per_instance to change it"}));
+  }
+  return out;
+}
+
+nlohmann::json launch_json(const nlohmann::json& input) {
+  require_object(input, "input");
+  // The page sends {"scenario": {...}, "plan": {...}}; the CLI a scenario with a "plan" key.
+  // "scenario" is no scenario key, so the two shapes cannot be confused.
+  nlohmann::json scenario = input.contains("scenario") ? input["scenario"] : input;
+  const nlohmann::json plan = input.contains("plan") ? input["plan"] : nlohmann::json();
+  if (scenario.is_object()) scenario.erase("plan");  // parse_scenario rejects unknown keys
+  const Scenario s = parse_scenario(scenario);
+  Warning note;
+  const LaunchPlan chosen = resolve_plan(s, plan, &note);
+  Launch l = make_launch(s, chosen);
+  if (!note.message.empty()) {
+    // The plan's note ahead of the generators' notes: appended to a new list (an insert at the
+    // front instantiated vector::insert of a string and of a Warning for this one use; issue 14).
+    Launch first;
+    add_note(first, note);
+    const Launch& made = l;
+    first.notes.insert(first.notes.end(), made.notes.begin(), made.notes.end());
+    first.note_details.insert(first.note_details.end(), made.note_details.begin(), made.note_details.end());
+    l.notes = std::move(first.notes);
+    l.note_details = std::move(first.note_details);
+  }
+  return to_json(l);
+}
+
+nlohmann::json to_json(const Launch& l) {
+  nlohmann::json commands = nlohmann::json::array();
+  for (const LaunchText& t : l.commands) {
+    nlohmann::json c = json_object({{"tool", t.tool}, {"version_checked", t.version_checked}, {"kind", t.kind}, {"text", t.text}});
+    if (!t.filename.empty()) c["filename"] = t.filename;
+    commands.push_back(c);
+  }
+  nlohmann::json warnings = nlohmann::json::array();
+  nlohmann::json details = nlohmann::json::array();
+  for (const Warning& w : l.warnings) {
+    warnings.push_back(w.message);
+    details.push_back(to_json(w));
+  }
+  const LaunchPlan& p = l.plan;
+  nlohmann::json plan = json_object({{"gpu", p.gpu}, {"gpus_per_instance", p.gpus_per_instance}, {"instances", p.instances},
+                         {"gpus", p.gpus}, {"tp", p.tp}, {"pp", p.pp}, {"dp", p.gpus / (p.tp * p.pp)}, {"source", p.source},
+                         {"zero", p.zero}, {"dtype", l.dtype}});
+  if (!p.instance.empty()) plan["instance"] = p.instance;
+  nlohmann::json notes = nlohmann::json::array();
+  for (const Warning& n : l.note_details) {
+    nlohmann::json j = json_object({{"code", n.code}, {"message", n.message}});
+    if (!n.values.empty()) j["values"] = n.values;
+    notes.push_back(j);
+  }
+  return json_object({{"plan", plan}, {"commands", commands}, {"notes", l.notes}, {"note_details", notes}, {"warnings", warnings},
+          {"warning_details", details}});
+}
+
+}  // namespace gpusizer

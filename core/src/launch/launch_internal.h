@@ -1,0 +1,150 @@
+// Shared by the launch_*.cpp files: the resolved context of one launch and the text helpers every
+// generator uses.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "scenario/engines.h"
+#include "base/error.h"
+#include "plan/estimate.h"
+#include "launch/launch_result.h"
+
+namespace gpusizer {
+
+// Documentation each generator's flag names were checked against (docs/launch.md, "Versions").
+extern const char* const kVllmVersion;
+extern const char* const kSglangVersion;
+extern const char* const kLmdeployVersion;
+extern const char* const kTrtllmVersion;
+extern const char* const kLlamaCppVersion;
+extern const char* const kSwiftVersion;
+extern const char* const kLlamaFactoryVersion;
+extern const char* const kDeepspeedVersion;
+extern const char* const kTorchrunVersion;
+
+struct LaunchContext {
+  Scenario s;         // the scenario with the plan's gpu, gpus, tp, pp and ZeRO stage applied
+  const Gpu* gpu = nullptr;
+  LaunchPlan plan;
+  EngineCaps caps;    // engine_caps(s.engine)
+  Estimate estimate;  // of `s`
+  bool fp16 = false;  // compute in float16: the card has no bf16, or the weights are fp16
+  std::string model;  // what --model gets: the preset's Hugging Face repo, or a placeholder
+  int64_t nproc_per_node = 1;  // GPUs used on each node (plan.gpus / plan.instances, checked exact)
+
+  int64_t dp() const { return plan.gpus / (plan.tp * plan.pp); }
+  bool multi_node() const { return plan.instances > 1; }
+  // Serving: every replica inside one node, so each node runs its own independent server(s).
+  bool independent_nodes() const { return multi_node() && nproc_per_node % (plan.tp * plan.pp) == 0; }
+  // Serving: one model replica spread over several nodes (tensor/pipeline parallel across them).
+  bool spans_nodes() const { return multi_node() && !independent_nodes(); }
+  // Serving: data-parallel replicas one server command runs (on one node when nodes are independent).
+  int64_t node_dp() const { return independent_nodes() ? nproc_per_node / (plan.tp * plan.pp) : dp(); }
+};
+
+// Why the plan cannot be launched validly by its engine with the generated commands ("" when it
+// can): a layout the engine does not run (engine_caps), GPUs that do not split evenly over the
+// nodes, tensor/pipeline parallelism for the data-parallel training tools.
+// `detail`, when given, gets {"code", ...values} of the reason (docs/errors.md, launch_plan_invalid).
+std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail = nullptr);
+
+// Serving: each engine's own command (launch_serving.cpp: vLLM, SGLang, transformers via
+// ms-swift; launch_serving_engines.cpp: LMDeploy, TensorRT-LLM, llama.cpp).
+void add_serving(const LaunchContext& c, Launch& out);
+void add_lmdeploy(const LaunchContext& c, Launch& out);
+void add_trtllm(const LaunchContext& c, Launch& out);
+void add_llamacpp(const LaunchContext& c, Launch& out);
+void add_training(const LaunchContext& c, Launch& out);
+
+// The text helpers below are noexcept: they only build short strings, so the one exception they
+// could raise is running out of memory, which then ends the module (std::terminate) instead of
+// reaching the binding boundary's catch; in exchange no generator inlined into launch_json keeps a
+// cleanup landing pad around each call to them (issue 14, wasm size: 197 -> 68 in launch_json).
+// Adds a note to notes (English text) and to note_details with its code and values (docs/errors.md).
+void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values, const std::string& text) noexcept;
+void add_note(Launch& out, const Warning& note) noexcept;
+// A command or file appended out of line: the aggregate built in place made each of its string
+// members from a literal at every site (issue 14, wasm size).
+void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename, std::string text) noexcept;
+
+// The KV cache an engine's memory setting leaves on each GPU, from the estimate's memory parts.
+struct KvCapacity {
+  double budget_bytes = 0;        // bytes the engine gives the KV cache on each GPU
+  double per_sequence_bytes = 0;  // one sequence of seq_len tokens on each GPU (estimate's kv_cache / batch)
+  int64_t sequences = 0;          // whole sequences of seq_len that fit, per replica
+};
+KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes);
+// "leaves 12.3 GiB of KV cache per GPU: 24 concurrent sequences of 8192 tokens (the scenario asks 16)"
+Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k) noexcept;
+// The warning when the capacity holds fewer than `batch` sequences ("" code = none added).
+void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out) noexcept;
+
+// Serving helpers shared by launch_serving.cpp and launch_serving_engines.cpp.
+double round_up2(double x);  // rounded up to hundredths
+bool pre_quantized(WeightFormat f);  // AWQ/GPTQ: a checkpoint quantized before loading
+std::string serving_dtype(const LaunchContext& c) noexcept;  // AWQ/GPTQ: float16; else dtype_name (float32 for fp32)
+// KV bytes the engine really caches per byte the estimate counted: 1 when it has the scenario's
+// KV format, else 16-bit over the asked format (kv_bytes_per_token of the memory API).
+double kv_scale(const LaunchContext& c, bool engine_has_format);
+KvCapacity scaled_capacity(const LaunchContext& c, double budget_bytes, double scale);
+
+// A pre-quantized Hugging Face checkpoint of the preset in the scenario's weight format, "" when
+// the table (launch_checkpoints.cpp) has none.
+std::string quantized_checkpoint(const std::string& preset_id, WeightFormat f) noexcept;
+
+// One piece of a note, warning or command text: a literal, a string, or an integer (written as
+// std::to_string writes it). cat() joins them out of line: the std::string operator+ chains it
+// replaces inlined a temporary and its cleanup per `+` at ~110 sites (issue 14, wasm size).
+class Piece {
+ public:
+  Piece(const char* s) : p_(s), n_(kLiteral) {}
+  Piece(const std::string& s) : p_(s.data()), n_(s.size()) {}
+  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>, int> = 0>
+  Piece(T v) : n_(kInteger), i_(static_cast<int64_t>(v)) {}
+  void append_to(std::string& out) const noexcept;
+
+ private:
+  static constexpr size_t kLiteral = static_cast<size_t>(-1);
+  static constexpr size_t kInteger = static_cast<size_t>(-2);
+  const char* p_ = nullptr;
+  size_t n_;
+  int64_t i_ = 0;
+};
+std::string cat(std::initializer_list<Piece> pieces) noexcept;
+
+// The flags of one command line, each "--flag value" on a continued line; an empty value writes the
+// flag alone. add() is out of line: a vector of (name, string) pairs built from an initializer list
+// inlined a string copy and its cleanup per flag (issue 14, wasm size).
+class Flags {
+ public:
+  Flags& add(const char* name, Piece value = "") noexcept;
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+// `head` (environment assignments and the program) and its flags, one per continued line.
+std::string shell_command(const std::string& head, const Flags& flags) noexcept;
+// The multi-node placeholders every node fills in: "$NODE_RANK", "$MASTER_ADDR".
+extern const char* const kNodeRank;
+extern const char* const kMasterAddr;
+extern const char* const kMasterPort;
+
+std::string fixed2(double value) noexcept;  // "0.87": two decimals, for memory fractions
+std::string gib_text(double bytes) noexcept;  // "12.3 GiB"
+std::string dtype_name(const LaunchContext& c) noexcept;  // "bfloat16" or "float16"
+// "CUDA_VISIBLE_DEVICES=0,1,...,n-1 " (with the trailing space).
+std::string devices_env(int64_t n) noexcept;
+// CUDA_VISIBLE_DEVICES=0,1 prefix when the plan uses fewer GPUs than its instance has, else "".
+std::string visible_devices(const LaunchContext& c) noexcept;
+// The first replica's GPUs (tp x pp of them) when the plan holds several replicas, else visible_devices.
+std::string replica_devices(const LaunchContext& c) noexcept;
+
+}  // namespace gpusizer

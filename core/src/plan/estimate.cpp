@@ -1,0 +1,216 @@
+#include "plan/estimate.h"
+
+#include <algorithm>
+
+#include "scenario/engines.h"
+#include "base/error.h"
+
+namespace gpusizer {
+
+std::string unsupported_reason(const Scenario& s, const Gpu& gpu, std::string* kind) {
+  std::string ignored;
+  std::string& k = kind ? *kind : ignored;
+  // vLLM's AWQ kernels need compute capability 7.5 (awq.py get_min_capability() = 75), as do
+  // AutoAWQ's and TensorRT-LLM's; LMDeploy's TurboMind also runs W4A16 on Volta.
+  if (s.weights == WeightFormat::AwqInt4 && gpu.arch == "volta" && s.engine != Engine::Lmdeploy) {
+    k = "awq_volta";
+    return "AWQ kernels need compute capability 7.5 or newer; " + gpu.name + " (Volta) has 7.0";
+  }
+  // fp8 weights need Ampere at least (vLLM fp8.py get_min_capability() = 80: Marlin weight-only
+  // dequantisation there, fp8 tensor cores from Ada).
+  if (s.weights == WeightFormat::Fp8 && (gpu.arch == "volta" || gpu.arch == "turing")) {
+    k = "fp8_old";
+    return "fp8 weights need compute capability 8.0 or newer; " + gpu.name + " is older";
+  }
+  const std::string format = format_unsupported_reason(s.weights, gpu.arch);  // mxfp4, nvfp4 (precision.h)
+  k = s.weights == WeightFormat::Nvfp4 && gpu.arch.rfind("cdna", 0) == 0 ? "nvfp4_amd" : "fp4_old";
+  if (!format.empty()) return format + "; " + gpu.name + " cannot";
+  k = "";
+  return "";
+}
+
+std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
+  std::vector<Warning> out;
+  std::string kind;
+  const std::string unsupported = unsupported_reason(s, gpu, &kind);
+  if (!unsupported.empty()) {
+    out.push_back({"format_unsupported", "weights", unsupported, json_object({{"gpu", gpu.name}, {"weights", to_string(s.weights)}, {"kind", kind}})});
+  }
+  const bool bf16_used = s.weights == WeightFormat::Bf16 || s.kv_cache == KvFormat::Bf16 ||
+                         (is_training(s.task) && s.weights != WeightFormat::Fp16 && s.weights != WeightFormat::Fp32);
+  if (bf16_used && !gpu.supports_bf16) {
+    out.push_back({"bf16_unsupported", s.weights == WeightFormat::Bf16 ? "weights" : "kv_cache",
+                   gpu.name + " has no native bf16: use fp16 (engines fall back to fp16 or emulate bf16 slowly)", json_object({{"gpu", gpu.name}})});
+  }
+  const bool fp8_used = s.weights == WeightFormat::Fp8 || s.kv_cache == KvFormat::Fp8;
+  if (fp8_used && !gpu.supports_fp8) {
+    out.push_back({"fp8_unsupported", s.weights == WeightFormat::Fp8 ? "weights" : "kv_cache",
+                   gpu.name + " has no fp8 tensor cores (Ada, Hopper and later do): fp8 runs as weight-only dequantisation or not at all",
+                   json_object({{"gpu", gpu.name}})});
+  }
+  return out;
+}
+
+std::vector<Remedy> remedies(const Scenario& s, const Gpu& gpu) {
+  const double need = estimate_memory(s, &gpu).per_gpu_bytes;
+  // One copy without the model as given (an imported config.json can be megabytes), then one per change.
+  Scenario base = s;
+  base.model_input = nullptr;
+  std::vector<Remedy> out;
+  auto attempt = [&](const char* id, const char* field, const nlohmann::json& value, auto change) {
+    Scenario t = base;
+    change(t);
+    try {
+      validate_scenario(t);
+    } catch (const InputError&) {
+      return;  // not a legal combination here (e.g. QLoRA on a format it cannot quantise)
+    }
+    const double bytes = estimate_memory(t, &gpu).per_gpu_bytes;
+    if (bytes < need) out.push_back({id, field, value, bytes, fits_on(t, gpu, bytes)});
+  };
+  if (is_training(s.task)) {
+    if (s.training.grad_checkpointing != Checkpointing::Full) {
+      attempt("grad_checkpointing", "training.grad_checkpointing", "full", [](Scenario& t) { t.training.grad_checkpointing = Checkpointing::Full; });
+    }
+    if (s.batch > 1) attempt("batch_1", "batch", 1, [](Scenario& t) { t.batch = 1; });
+    // Several GPUs holding a whole copy each: ZeRO-3 (DeepSpeed) or FSDP full sharding keeps 1/N of
+    // the parameters, frozen ones included, on each (Rajbhandari et al. 2019, ZeRO, sec. 5.3 parameter partitioning).
+    if (s.gpus > 1 && s.training.zero < 3 && engine_caps(s.engine).zero) {
+      attempt("zero3", "training.zero", 3, [](Scenario& t) { t.training.zero = 3; });
+    }
+    if (s.task == Task::Full || s.task == Task::Pretrain) {
+      attempt("lora", "task", "lora", [](Scenario& t) {
+        t.task = Task::Lora;
+        t.training.grad_checkpointing = Checkpointing::Full;
+      });
+      if (s.training.optimizer == Optimizer::Adamw) {
+        attempt("adamw_8bit", "training.optimizer", "adamw-8bit", [](Scenario& t) { t.training.optimizer = Optimizer::Adamw8bit; });
+      }
+      if (engine_caps(s.engine).zero && !(s.training.zero == 3 && s.training.offload_optimizer && s.training.offload_params)) {
+        attempt("zero3_offload", "training.zero", 3, [](Scenario& t) {
+          t.training.zero = 3;
+          t.training.offload_optimizer = true;
+          t.training.offload_params = true;
+        });
+      }
+    }
+    if (s.task != Task::Qlora) {
+      attempt("qlora", "task", "qlora", [](Scenario& t) {
+        t.task = Task::Qlora;
+        t.weights = WeightFormat::Nf4;
+        t.training.grad_checkpointing = Checkpointing::Full;
+      });
+    }
+  } else {
+    if (s.kv_cache == KvFormat::Bf16 || s.kv_cache == KvFormat::Fp16) {
+      attempt("kv_fp8", "kv_cache", "fp8", [](Scenario& t) { t.kv_cache = KvFormat::Fp8; });
+    }
+    if (!is_quantized(s.weights) && s.engine != Engine::LlamaCpp) {
+      attempt("awq_int4", "weights", "awq-int4", [](Scenario& t) { t.weights = WeightFormat::AwqInt4; });
+    }
+    if (s.batch > 1) attempt("batch_1", "batch", 1, [](Scenario& t) { t.batch = 1; });
+  }
+  std::sort(out.begin(), out.end(), [](const Remedy& a, const Remedy& b) { return a.per_gpu_bytes < b.per_gpu_bytes; });
+  return out;
+}
+
+namespace {
+
+// The fit of `need` bytes per GPU on `gpu`: estimate()'s `gpu` and each row of fit_on_each().
+GpuFit gpu_fit(const Scenario& s, const Gpu& gpu, double need) {
+  return GpuFit{gpu.id, gpu.memory_bytes, usable_bytes(s, gpu), fits_on(s, gpu, need), gpu.name};
+}
+
+}  // namespace
+
+Estimate estimate(const Scenario& s) {
+  Estimate e;
+  e.model_name = s.model.name;
+  e.params = count_params(s.model);
+  e.warnings = s.warnings;
+  const auto workload = workload_warnings(s);
+  e.warnings.insert(e.warnings.end(), workload.begin(), workload.end());
+  const Gpu* gpu = s.gpu ? find_gpu(*s.gpu) : nullptr;
+  e.memory = estimate_memory(s, gpu);
+  e.warnings.insert(e.warnings.end(), e.memory.warnings.begin(), e.memory.warnings.end());
+  if (gpu) {
+    e.gpu = gpu_fit(s, *gpu, e.memory.per_gpu_bytes);
+    e.max = max_fit(s, *gpu);
+    const auto caps = capability_warnings(s, *gpu);
+    e.warnings.insert(e.warnings.end(), caps.begin(), caps.end());
+    if (e.gpu->fits) {  // speed and time of a layout that does not fit are not shown as if it ran
+      e.throughput = estimate_throughput(s, *gpu);
+      // Serving at concurrency, up to what the KV cache holds at this context (issue 12 item 4).
+      const double cap = e.max ? static_cast<double>(std::max<int64_t>(e.max->batch, s.batch)) : static_cast<double>(s.batch);
+      e.throughput->curve = serving_curve(s, *gpu, cap);
+      e.time = job_time(s, *e.throughput);
+    } else {
+      e.remedies = remedies(s, *gpu);
+    }
+  }
+  return e;
+}
+
+std::vector<GpuFitRow> fit_on_each(const Scenario& s) {
+  Scenario t = s;  // one copy; estimate_memory reads the model already resolved, not the pasted config
+  t.model_input = nullptr;
+  std::vector<GpuFitRow> out;
+  out.reserve(gpu_catalog().size());
+  for (const Gpu& gpu : gpu_catalog()) {
+    t.gpu = gpu.id;
+    const double need = estimate_memory(t, &gpu).per_gpu_bytes;
+    out.push_back({&gpu, need, gpu_fit(t, gpu, need)});
+  }
+  return out;
+}
+
+nlohmann::json to_json(const GpuFitRow& r) {
+  return json_object({{"gpu", r.fit.id}, {"fits", r.fit.fits}, {"per_gpu_bytes", r.per_gpu_bytes},
+                      {"usable_bytes", r.fit.usable_bytes}, {"memory_bytes", r.fit.memory_bytes}});
+}
+
+nlohmann::json to_json(const Warning& w) {
+  nlohmann::json j = json_object({{"code", w.code}, {"field", w.field}, {"message", w.message}});
+  if (!w.values.empty()) j["values"] = w.values;
+  return j;
+}
+
+nlohmann::json to_json(const Estimate& e) {
+  const MemoryBreakdown& b = e.memory.breakdown;
+  nlohmann::json j;
+  j["model"] = json_object({{"name", e.model_name},
+                {"params", e.params.total},
+                {"active_params", e.params.active},
+                {"trainable_params", e.memory.trainable_params}});
+  j["memory"] = json_object({{"per_gpu_bytes", e.memory.per_gpu_bytes},
+                 {"breakdown", json_object({{"weights", b.weights}, {"gradients", b.gradients},
+                                {"optimizer", b.optimizer}, {"activations", b.activations},
+                                {"kv_cache", b.kv_cache}, {"runtime", b.runtime}})},
+                 {"host_bytes", e.memory.host_bytes},
+                 {"kv_bytes_per_token", e.memory.kv_bytes_per_token}});
+  add_memory_json(e.memory, &j["memory"]);  // figures, engine budget, range (memory_runtime.cpp)
+  if (e.gpu) {
+    j["gpu"] = json_object({{"id", e.gpu->id}, {"name", e.gpu->name}, {"memory_bytes", e.gpu->memory_bytes}, {"usable_bytes", e.gpu->usable_bytes}, {"fits", e.gpu->fits}});
+  }
+  if (!e.remedies.empty()) {
+    nlohmann::json r = nlohmann::json::array();
+    for (const Remedy& x : e.remedies) {
+      r.push_back(json_object({{"id", x.id}, {"field", x.field}, {"value", x.value}, {"per_gpu_bytes", x.per_gpu_bytes}, {"fits", x.fits}}));
+    }
+    j["remedies"] = r;
+  }
+  if (e.max) j["max"] = json_object({{"batch", e.max->batch}, {"seq_len", e.max->seq_len}});
+  if (e.throughput) j["throughput"] = to_json(*e.throughput);
+  if (e.time) j["time"] = json_object({{"wall_hours", e.time->wall_hours}, {"gpu_hours", e.time->gpu_hours}});
+  nlohmann::json warnings = nlohmann::json::array();
+  nlohmann::json details = nlohmann::json::array();
+  for (const Warning& w : e.warnings) {
+    warnings.push_back(w.message);
+    details.push_back(to_json(w));
+  }
+  j["warnings"] = warnings;
+  j["warning_details"] = details;
+  return j;
+}
+
+}  // namespace gpusizer

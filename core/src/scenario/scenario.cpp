@@ -1,0 +1,512 @@
+#include "scenario/scenario.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "catalog/catalog.h"
+#include "base/error.h"
+#include "catalog/model_names.h"
+#include "base/json_reader.h"
+#include "scenario/engine_options_parse.h"
+
+namespace gpusizer {
+
+Warning::Warning(const char* code_, const char* field_, std::string message_, nlohmann::json values_)
+    : code(code_), field(field_), message(std::move(message_)), values(std::move(values_)) {}
+Warning::Warning(const char* code_, std::string field_, std::string message_, nlohmann::json values_)
+    : code(code_), field(std::move(field_)), message(std::move(message_)), values(std::move(values_)) {}
+Warning::Warning(std::string code_, std::string field_, std::string message_, nlohmann::json values_)
+    : code(std::move(code_)), field(std::move(field_)), message(std::move(message_)), values(std::move(values_)) {}
+
+namespace {
+
+// Upper bounds: far beyond any real workload, low enough that no product overflows a double's
+// exact-integer range (2^53) in the byte counts.
+constexpr int64_t kMaxBatch = 1'000'000;
+constexpr int64_t kMaxSeqLen = 100'000'000;
+constexpr int64_t kMaxGpus = 1'000'000;
+constexpr int64_t kMaxLoraRank = 65'536;
+constexpr int64_t kMaxGradAccum = 1'000'000;
+constexpr double kMaxTokens = 1e16;  // 10 quadrillion tokens: beyond any published run
+
+template <typename E>
+struct Named {
+  E value;
+  const char* id;
+};
+constexpr Named<Task> kTasks[] = {{Task::Inference, "inference"}, {Task::Full, "full"},
+                                  {Task::Lora, "lora"}, {Task::Qlora, "qlora"},
+                                  {Task::Pretrain, "pretrain"}};
+constexpr Named<Engine> kEngines[] = {
+    {Engine::Vllm, "vllm"},           {Engine::Sglang, "sglang"},
+    {Engine::Lmdeploy, "lmdeploy"},   {Engine::TensorrtLlm, "tensorrt-llm"},
+    {Engine::Transformers, "transformers"}, {Engine::LlamaCpp, "llama.cpp"},
+    {Engine::Deepspeed, "deepspeed"}, {Engine::Fsdp, "fsdp"},
+    {Engine::Megatron, "megatron"}};
+constexpr Named<Optimizer> kOptimizers[] = {{Optimizer::Adamw, "adamw"},
+                                            {Optimizer::Adamw8bit, "adamw-8bit"},
+                                            {Optimizer::PagedAdamw8bit, "paged-adamw-8bit"},
+                                            {Optimizer::Sgd, "sgd"},
+                                            {Optimizer::Adafactor, "adafactor"}};
+constexpr Named<Checkpointing> kCheckpointing[] = {{Checkpointing::None, "none"},
+                                                   {Checkpointing::Selective, "selective"},
+                                                   {Checkpointing::Full, "full"}};
+constexpr Named<LoraTargets> kLoraTargets[] = {{LoraTargets::AllLinear, "all-linear"},
+                                               {LoraTargets::Attention, "attention"},
+                                               {LoraTargets::Qv, "qv"}};
+
+template <typename E, size_t N>
+const char* name_of(const Named<E> (&table)[N], E value) {
+  for (const auto& n : table) {
+    if (n.value == value) return n.id;
+  }
+  return "?";
+}
+template <typename E, size_t N>
+std::vector<std::string> ids_of(const Named<E> (&table)[N]) {
+  std::vector<std::string> ids;
+  for (const auto& n : table) ids.emplace_back(n.id);
+  return ids;
+}
+template <typename E, size_t N>
+E value_of(const Named<E> (&table)[N], const std::string& id) {
+  for (const auto& n : table) {
+    if (id == n.id) return n.value;
+  }
+  return table[0].value;
+}
+
+bool is_inference_engine(Engine e) {
+  return e != Engine::Deepspeed && e != Engine::Fsdp && e != Engine::Megatron;
+}
+bool is_training_engine(Engine e) {
+  return e == Engine::Deepspeed || e == Engine::Fsdp || e == Engine::Megatron ||
+         e == Engine::Transformers;
+}
+
+// A typed name (model_names.h) may also carry the checkpoint's weight format ("...-AWQ"):
+// `match` keeps what the name said.
+Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnings, ModelNameMatch* name) {
+  if (m.is_string()) {
+    const ModelNameMatch match = resolve_model_name(m.get<std::string>(), "model");  // aliases, Hub ids, "did you mean"
+    if (match.matched_by != "id") {
+      warnings->push_back({"model_name_resolved", "model",
+                           "\"" + m.get<std::string>() + "\" was read as preset \"" + match.preset->id + "\"" +
+                               (match.has_weights ? std::string(" with ") + to_string(match.weights) + " weights" : ""),
+                           json_object({{"name", m.get<std::string>()}, {"preset", match.preset->id},
+                            {"weights", match.has_weights ? to_string(match.weights) : ""}})});
+    }
+    *name = match;
+    return *match.preset;
+  }
+  if (!m.is_object()) throw_input_error("model", "must be a preset id or an object, not " + std::string(m.type_name()), "model_type",
+                                             {{"type", m.type_name()}});
+  if (m.contains("hf_config")) {
+    if (m.size() != 1) throw_input_error("model", "an object with \"hf_config\" takes no other key", "model_one_key", {{"key", "hf_config"}});
+    Architecture arch = from_hf_config(m.at("hf_config"));
+    validate_architecture(arch, "model.hf_config");
+    // A quantized checkpoint's config.json names its format (quantization_config).
+    if (!arch.checkpoint_weights.empty() && parse_weight_format(arch.checkpoint_weights, &name->weights)) {
+      name->has_weights = true;
+      name->weights_token = "checkpoint";
+    }
+    return arch;
+  }
+  if (m.contains("params")) {
+    if (m.size() != 1) throw_input_error("model", "an object with \"params\" takes no other key", "model_one_key", {{"key", "params"}});
+    JsonReader r(m, "model");
+    const double params = *r.number("params", 1e6, 1e14, false);  // 1M to 100T parameters
+    warnings->push_back({"params_only_model", "model.params",
+                         "the architecture was derived from the parameter count alone; "
+                         "give a preset or a config.json for exact KV-cache and activation sizes"});
+    Architecture arch = from_param_count(params);
+    validate_architecture(arch, "model.params");
+    return arch;
+  }
+  Architecture arch = from_explicit_fields(m);
+  validate_architecture(arch, "model");
+  return arch;
+}
+
+void parse_training(JsonReader& top, Scenario* s) {
+  if (!top.has("training")) return;
+  JsonReader r(top.raw("training"), "training");
+  Training& t = s->training;
+  if (auto v = r.choice("optimizer", ids_of(kOptimizers))) t.optimizer = value_of(kOptimizers, *v);
+  if (auto v = r.boolean("master_weights")) t.master_weights = *v;
+  if (auto v = r.choice("grad_checkpointing", ids_of(kCheckpointing))) {
+    t.grad_checkpointing = value_of(kCheckpointing, *v);
+  }
+  if (r.has("zero")) {
+    const nlohmann::json& z = r.raw("zero");
+    if (!z.is_number_integer() || z.get<int64_t>() < 0 || z.get<int64_t>() > 3) {
+      throw_input_error("training.zero", "must be 0, 1, 2 or 3", "choice", {{"choices", {0, 1, 2, 3}}});
+    }
+    t.zero = static_cast<int>(z.get<int64_t>());
+    s->zero_set = true;
+  }
+  if (auto v = r.boolean("offload_optimizer")) t.offload_optimizer = *v;
+  if (auto v = r.boolean("offload_params")) t.offload_params = *v;
+  if (auto v = r.integer("lora_rank", 1, kMaxLoraRank)) t.lora_rank = *v;
+  if (auto v = r.choice("lora_targets", ids_of(kLoraTargets))) t.lora_targets = value_of(kLoraTargets, *v);
+  if (auto v = r.integer("grad_accum", 1, kMaxGradAccum)) t.grad_accum = *v;
+  if (auto v = r.number("tokens", 0, kMaxTokens, true)) t.tokens = *v;
+  r.reject_unknown();
+}
+
+// Lower bound of the efficiency overrides: 1 % of peak, a documented input range (docs/scenario.md),
+// not a measurement. The measured shares of docs/speed.md sit far above it (MFU 0.30-0.56,
+// Narayanan et al. 2021 Table 1, OPT (Zhang et al. 2022); bandwidth 0.75-0.80); values such as 1e-300
+// overflow the times to infinity and answer nothing.
+constexpr double kMinEfficiency = 0.01;
+
+void parse_efficiency(JsonReader& top, Scenario* s) {
+  if (!top.has("efficiency")) return;
+  JsonReader r(top.raw("efficiency"), "efficiency");
+  if (auto v = r.number("mfu", kMinEfficiency, 1, false)) s->efficiency.mfu = *v;
+  if (auto v = r.number("bandwidth", kMinEfficiency, 1, false)) s->efficiency.bandwidth = *v;
+  if (auto v = r.boolean("cuda_graphs")) s->efficiency.cuda_graphs = *v;
+  r.reject_unknown();
+}
+
+// "YYYY-MM-DD" with a plausible month and day.
+bool is_iso_day(const std::string& v) {
+  if (v.size() != 10 || v[4] != '-' || v[7] != '-') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (v[i] < '0' || v[i] > '9') return false;
+  }
+  const int month = (v[5] - '0') * 10 + (v[6] - '0'), day = (v[8] - '0') * 10 + (v[9] - '0');
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+constexpr int64_t kMaxInstanceGpus = 64;
+constexpr double kMaxPricePerHour = 1e7;
+
+// One of pricing.custom_instances, as a catalog instance of provider "custom".
+Instance parse_custom_instance(const nlohmann::json& j, const std::string& field) {
+  JsonReader r(j, field);
+  Instance i;
+  i.provider_id = "custom";
+  i.billing = "on-demand";
+  i.price_date = "user";
+  i.source = "user";
+  i.provider = r.string("provider").value_or("");
+  const auto name = r.string("instance");
+  if (!name || name->empty()) throw_input_error(field + ".instance", "is required: a name for the instance type", "required");
+  // The page keys prices by type name and launch picks a plan by it, so names must not collide.
+  for (const Instance& c : instance_catalog()) {
+    if (c.instance == *name) throw_input_error(field + ".instance", "\"" + *name + "\" is a catalog instance type: give yours another name (or set its price in pricing.overrides)",
+                                          "catalog_instance_name", {{"name", *name}});
+  }
+  i.instance = *name;
+  i.region = r.string("region").value_or("");
+  const auto gpu = r.string("gpu");
+  if (!gpu) throw_input_error(field + ".gpu", "is required: a catalog GPU id (see `gpusizer gpus`)", "required");
+  if (!find_gpu(*gpu)) throw_input_error(field + ".gpu", "unknown GPU id \"" + *gpu + "\" (see `gpusizer gpus`)", "unknown_gpu", {{"id", *gpu}});
+  i.gpu_id = *gpu;
+  const auto gpus = r.integer("gpus_per_instance", 1, kMaxInstanceGpus);
+  if (!gpus) throw_input_error(field + ".gpus_per_instance", "is required: an integer from 1 to 64", "required");
+  i.gpus = static_cast<int>(*gpus);
+  const auto price = r.number("price_per_hour", 0, kMaxPricePerHour, true);
+  if (!price) throw_input_error(field + ".price_per_hour", "is required: a number above 0", "required");
+  i.price_per_hour = *price;
+  const auto currency = r.choice("currency", {"USD", "CNY"});
+  if (!currency) throw_input_error(field + ".currency", "is required: \"USD\" or \"CNY\"", "required");
+  i.currency = *currency;
+  i.vcpu = static_cast<int>(r.integer("vcpu", 1, 100'000).value_or(0));
+  i.ram_bytes = r.number("ram_bytes", 0, 1e15, true).value_or(0);
+  if (auto v = r.string("price_date")) {
+    if (!is_iso_day(*v)) throw_input_error(field + ".price_date", "must be a date \"YYYY-MM-DD\"", "date");
+    i.price_date = *v;
+  }
+  r.reject_unknown();
+  return i;
+}
+
+// A price for an instance type that is neither in the catalog nor one of the scenario's own
+// changes nothing: say so, naming the type (a typo, or a type that a catalog update removed).
+void warn_unknown_overrides(Scenario* s) {
+  for (const auto& override : s->pricing.overrides) {
+    const std::string& id = override.first;  // C++17 lambdas cannot capture a structured binding
+    const auto named = [&](const Instance& i) { return i.instance == id; };
+    const auto& custom = s->pricing.custom_instances;
+    if (std::any_of(instance_catalog().begin(), instance_catalog().end(), named) ||
+        std::any_of(custom.begin(), custom.end(), named)) {
+      continue;
+    }
+    s->warnings.push_back({"unknown_override", "pricing.overrides." + id,
+                           "no catalog or custom instance type \"" + id + "\": its price is not used", json_object({{"instance", id}})});
+  }
+}
+
+void parse_pricing(JsonReader& top, Scenario* s) {
+  if (!top.has("pricing")) return;
+  JsonReader r(top.raw("pricing"), "pricing");
+  if (auto v = r.choice("currency", {"USD", "CNY"})) s->pricing.currency = *v;
+  if (auto v = r.number("cny_per_usd", 0, 1000, true)) s->pricing.cny_per_usd = *v;
+  if (r.has("overrides")) {
+    const nlohmann::json& o = r.raw("overrides");
+    require_object(o, "pricing.overrides");
+    for (auto it = o.begin(); it != o.end(); ++it) {
+      JsonReader item(o, "pricing.overrides");
+      s->pricing.overrides[it.key()] = *item.number(it.key(), 0, kMaxPricePerHour, true);
+    }
+  }
+  if (r.has("custom_instances")) {
+    const nlohmann::json& list = r.raw("custom_instances");
+    if (!list.is_array()) throw_input_error("pricing.custom_instances", "must be an array of instance objects", "instance_list");
+    for (size_t n = 0; n < list.size(); ++n) {
+      const std::string field = "pricing.custom_instances[" + std::to_string(n) + "]";
+      Instance i = parse_custom_instance(list[n], field);
+      for (const Instance& earlier : s->pricing.custom_instances) {
+        if (earlier.instance == i.instance) throw_input_error(field + ".instance", "\"" + i.instance + "\" is already a custom instance type", "duplicate_instance_name", {{"name", i.instance}});
+      }
+      s->pricing.custom_instances.push_back(std::move(i));
+    }
+  }
+  r.reject_unknown();
+  warn_unknown_overrides(s);
+}
+
+// Largest request rate accepted: 1e6 requests/s, far beyond any single service.
+constexpr double kMaxRequestsPerS = 1e6;
+
+void parse_load(JsonReader& top, Scenario* s) {
+  if (!top.has("load")) return;
+  JsonReader r(top.raw("load"), "load");
+  Load load;
+  const auto rate = r.number("requests_per_s", 0, kMaxRequestsPerS, true);
+  if (!rate) throw_input_error("load.requests_per_s", "is required: requests per second to carry, above 0", "load_rate_required");
+  load.requests_per_s = *rate;
+  if (auto v = r.number("ttft_s", 0, 3600, true)) load.ttft_s = *v;
+  if (auto v = r.number("tpot_s", 0, 60, true)) load.tpot_s = *v;
+  r.reject_unknown();
+  if (is_training(s->task)) throw_input_error("load", "applies to serving (task \"inference\"), not to training", "load_training");
+  s->load = load;
+}
+
+void parse_filters(JsonReader& top, Scenario* s) {
+  if (!top.has("filters")) return;
+  JsonReader r(top.raw("filters"), "filters");
+  if (auto v = r.string_list("providers")) {
+    for (const auto& id : *v) {
+      const auto named = [&](const Instance& i) { return i.provider_id == id; };
+      if (id != "custom" && std::none_of(instance_catalog().begin(), instance_catalog().end(), named)) {
+        throw_input_error("filters.providers", "unknown provider id \"" + id + "\" (see `gpusizer instances`; \"custom\" is your own)", "unknown_provider", {{"id", id}});
+      }
+    }
+    s->filters.providers = *v;
+  }
+  if (auto v = r.string_list("gpus")) {
+    for (const auto& id : *v) {
+      if (!find_gpu(id)) throw_input_error("filters.gpus", "unknown GPU id \"" + id + "\" (see `gpusizer gpus`)", "unknown_gpu", {{"id", id}});
+    }
+    s->filters.gpus = *v;
+  }
+  if (auto v = r.integer("max_gpus", 1, kMaxGpus)) s->filters.max_gpus = *v;
+  r.reject_unknown();
+}
+
+// Sequence split: seq_len = prompt_tokens + output_tokens; any two determine the third.
+void parse_lengths(JsonReader& r, Scenario* s) {
+  const auto seq = r.integer("seq_len", 1, kMaxSeqLen);
+  const auto prompt = r.integer("prompt_tokens", 0, kMaxSeqLen);
+  const auto output = r.integer("output_tokens", 0, kMaxSeqLen);
+  if (seq) s->seq_len = *seq;
+  if (prompt && output) {
+    if (seq && *prompt + *output != *seq) {
+      throw_input_error("output_tokens", "prompt_tokens + output_tokens must equal seq_len (" +
+                                            std::to_string(*prompt) + " + " + std::to_string(*output) +
+                                            " != " + std::to_string(*seq) + ")", "tokens_sum",
+                         {{"prompt_tokens", *prompt}, {"output_tokens", *output}, {"seq_len", *seq}});
+    }
+    s->seq_len = *prompt + *output;
+  } else if (prompt) {
+    if (*prompt > s->seq_len) throw_input_error("prompt_tokens", "must not exceed seq_len", "exceeds_seq_len", {{"seq_len", s->seq_len}});
+    if (!seq) throw_input_error("prompt_tokens", "give seq_len or output_tokens with it", "tokens_alone");
+  } else if (output) {
+    if (*output > s->seq_len) throw_input_error("output_tokens", "must not exceed seq_len", "exceeds_seq_len", {{"seq_len", s->seq_len}});
+    if (!seq) throw_input_error("output_tokens", "give seq_len or prompt_tokens with it", "tokens_alone");
+  }
+  if (s->seq_len < 1) throw_input_error("seq_len", "must be at least 1 token", "seq_len_min");
+  s->prompt_tokens = prompt ? *prompt : (output ? s->seq_len - *output : (s->seq_len + 1) / 2);
+  s->output_tokens = s->seq_len - s->prompt_tokens;
+}
+
+}  // namespace
+
+nlohmann::json scenario_choices_json() {
+  nlohmann::json inference = nlohmann::json::array(), training = nlohmann::json::array();
+  for (const auto& e : kEngines) {
+    if (is_inference_engine(e.value)) inference.push_back(e.id);
+    if (is_training_engine(e.value)) training.push_back(e.id);
+  }
+  return json_object({{"tasks", ids_of(kTasks)},
+          {"engines", json_object({{"inference", inference}, {"training", training}})},
+          {"optimizers", ids_of(kOptimizers)},
+          {"checkpointing", ids_of(kCheckpointing)},
+          {"lora_targets", ids_of(kLoraTargets)},
+          {"zero_stages", {0, 1, 2, 3}},  // parse_training's range
+          {"currencies", std::vector<std::string>{"USD", "CNY"}}});  // parse_pricing's choice
+}
+
+const char* to_string(Task t) { return name_of(kTasks, t); }
+const char* to_string(Engine e) { return name_of(kEngines, e); }
+const char* to_string(Optimizer o) { return name_of(kOptimizers, o); }
+const char* to_string(Checkpointing c) { return name_of(kCheckpointing, c); }
+const char* to_string(LoraTargets t) { return name_of(kLoraTargets, t); }
+bool is_training(Task t) { return t != Task::Inference; }
+
+Scenario parse_scenario(const nlohmann::json& input) {
+  JsonReader r(input, "");
+  Scenario s;
+  if (r.has("schema") && r.raw("schema") != 1) throw_input_error("schema", "must be 1", "schema");
+  if (!r.has("model")) throw_input_error("model", "is required: a preset id, {\"hf_config\": ...}, {\"params\": ...} or explicit fields", "model_required");
+  s.model_input = r.raw("model");
+  ModelNameMatch name_match;
+  s.model = resolve_model(s.model_input, &s.warnings, &name_match);
+
+  if (auto v = r.choice("task", ids_of(kTasks))) s.task = value_of(kTasks, *v);
+  const bool training = is_training(s.task);
+  s.engine = training ? Engine::Deepspeed : Engine::Vllm;
+  if (auto v = r.choice("engine", ids_of(kEngines))) s.engine = value_of(kEngines, *v);
+  if (training && !is_training_engine(s.engine)) {
+    throw_input_error("engine", std::string("\"") + to_string(s.engine) + "\" serves models; for training use \"deepspeed\", \"fsdp\", \"megatron\" or \"transformers\"",
+                     "engine_serving", {{"engine", to_string(s.engine)}});
+  }
+  if (!training && !is_inference_engine(s.engine)) {
+    throw_input_error("engine", std::string("\"") + to_string(s.engine) + "\" is a training engine; for inference use \"vllm\", \"sglang\", \"lmdeploy\", \"tensorrt-llm\", \"transformers\" or \"llama.cpp\"",
+                     "engine_training", {{"engine", to_string(s.engine)}});
+  }
+  s.weights = s.task == Task::Qlora ? WeightFormat::Nf4 : WeightFormat::Bf16;
+  if (auto v = r.choice("weights", weight_format_ids())) {
+    parse_weight_format(*v, &s.weights);
+  } else if (name_match.has_weights && (!training || name_match.weights_token != "checkpoint")) {
+    // "Qwen/Qwen2.5-72B-Instruct-AWQ": that checkpoint's format; a preset released in a
+    // low-bit format (gpt-oss: mxfp4) serves in it, and trains from 16-bit weights.
+    s.weights = name_match.weights;
+  }
+  if (auto v = r.choice("kv_cache", kv_format_ids())) parse_kv_format(*v, &s.kv_cache);
+  if (auto v = r.integer("batch", 1, kMaxBatch)) s.batch = *v;
+  parse_lengths(r, &s);
+  if (auto v = r.boolean("flash_attention")) s.flash_attention = *v;
+  if (auto v = r.string("gpu")) {
+    if (!find_gpu(*v)) throw_input_error("gpu", "unknown GPU id \"" + *v + "\" (see `gpusizer gpus`)", "unknown_gpu", {{"id", *v}});
+    s.gpu = *v;
+  }
+  if (auto v = r.integer("gpus", 1, kMaxGpus)) { s.gpus = *v; s.gpus_set = true; }
+  if (auto v = r.integer("tp", 1, kMaxGpus)) { s.tp = *v; s.tp_set = true; }
+  if (auto v = r.integer("pp", 1, kMaxGpus)) { s.pp = *v; s.pp_set = true; }
+  if (!s.gpus_set && (s.tp_set || s.pp_set)) s.gpus = s.tp * s.pp;  // gpus defaults to one replica
+  s.training.grad_checkpointing =
+      (s.task == Task::Lora || s.task == Task::Qlora) ? Checkpointing::Full : Checkpointing::None;
+  parse_training(r, &s);
+  parse_efficiency(r, &s);
+  parse_engine_options(r, &s.engine_options);  // engine_options_parse.cpp
+  if (auto v = r.number("headroom", 0, 0.9, false)) s.headroom = *v;
+  parse_pricing(r, &s);
+  parse_filters(r, &s);
+  parse_load(r, &s);
+  if (auto v = r.string("today")) {
+    if (!is_iso_day(*v)) throw_input_error("today", "must be a date \"YYYY-MM-DD\"", "date");
+    s.today = *v;
+  }
+  r.reject_unknown();
+  validate_scenario(s);
+  return s;
+}
+
+void validate_scenario(const Scenario& s) {
+  const Architecture& m = s.model;
+  if ((s.tp * s.pp) <= 0 || s.gpus % (s.tp * s.pp) != 0) {
+    throw_input_error("tp", "tp * pp (" + std::to_string(s.tp * s.pp) + ") must divide gpus (" + std::to_string(s.gpus) + ")",
+                     "tp_pp_divide_gpus", {{"tp", s.tp}, {"pp", s.pp}, {"gpus", s.gpus}});
+  }
+  if (m.heads % s.tp != 0) {
+    throw_input_error("tp", "must divide the attention heads (" + std::to_string(m.heads) + ")", "tp_heads", {{"heads", m.heads}});
+  }
+  if (s.pp > m.layers) {
+    throw_input_error("pp", "must not exceed the layers (" + std::to_string(m.layers) + ")", "pp_layers", {{"layers", m.layers}});
+  }
+  if (s.task == Task::Qlora && !is_four_bit(s.weights)) {
+    throw_input_error("weights", std::string("QLoRA trains adapters over a 4-bit base: use \"nf4\" (or another 4-bit format), not \"") + to_string(s.weights) + "\"", "qlora_weights", {{"weights", to_string(s.weights)}});
+  }
+  if (is_training(s.task) && is_gguf(s.weights)) {
+    throw_input_error("weights", "GGUF formats are for llama.cpp inference, not training", "gguf_training");
+  }
+  if ((s.task == Task::Full || s.task == Task::Pretrain) && is_quantized(s.weights)) {
+    throw_input_error("weights", std::string("full fine-tuning and pre-training update every weight in 16 or 32 bits: use \"bf16\", \"fp16\" or \"fp32\", not \"") + to_string(s.weights) + "\" (quantised bases train with \"lora\" or \"qlora\")", "full_weights", {{"weights", to_string(s.weights)}});
+  }
+  if (is_gguf(s.weights) && s.engine != Engine::LlamaCpp) {
+    throw_input_error("weights", std::string("GGUF formats run on engine \"llama.cpp\", not \"") + to_string(s.engine) + "\"", "gguf_engine", {{"engine", to_string(s.engine)}});
+  }
+  const Training& t = s.training;
+  if ((t.offload_optimizer || t.offload_params) && t.zero == 0) {
+    throw_input_error("training.zero", "CPU offload needs ZeRO: offload_optimizer needs stage 1-3, offload_params stage 3", "offload_needs_zero");
+  }
+  if (t.offload_params && t.zero != 3) {
+    throw_input_error("training.offload_params", "parameter offload needs ZeRO stage 3", "offload_params_zero3");
+  }
+  if (m.encoder && s.task == Task::Inference && s.output_tokens > 0 && s.prompt_tokens == 0) {
+    throw_input_error("model", "an encoder model generates no tokens", "encoder_generates");
+  }
+}
+
+nlohmann::json scenario_to_json(const Scenario& s) {
+  nlohmann::json j;
+  j["model"] = s.model_input;
+  j["task"] = to_string(s.task);
+  j["engine"] = to_string(s.engine);
+  j["weights"] = to_string(s.weights);
+  j["kv_cache"] = to_string(s.kv_cache);
+  j["batch"] = s.batch;
+  j["seq_len"] = s.seq_len;
+  j["prompt_tokens"] = s.prompt_tokens;
+  j["output_tokens"] = s.output_tokens;
+  j["flash_attention"] = s.flash_attention;
+  if (s.gpu) j["gpu"] = *s.gpu;
+  j["gpus"] = s.gpus;
+  j["tp"] = s.tp;
+  j["pp"] = s.pp;
+  if (is_training(s.task)) {
+    const Training& t = s.training;
+    nlohmann::json tj = json_object({{"optimizer", to_string(t.optimizer)},
+                         {"master_weights", t.master_weights},
+                         {"grad_checkpointing", to_string(t.grad_checkpointing)},
+                         {"zero", t.zero},
+                         {"offload_optimizer", t.offload_optimizer},
+                         {"offload_params", t.offload_params},
+                         {"grad_accum", t.grad_accum}});
+    if (s.task == Task::Lora || s.task == Task::Qlora) {
+      tj["lora_rank"] = t.lora_rank;
+      tj["lora_targets"] = to_string(t.lora_targets);
+    }
+    if (t.tokens) tj["tokens"] = *t.tokens;
+    j["training"] = tj;
+  }
+  if (s.efficiency.mfu) j["efficiency"]["mfu"] = *s.efficiency.mfu;
+  if (s.efficiency.bandwidth) j["efficiency"]["bandwidth"] = *s.efficiency.bandwidth;
+  if (s.efficiency.cuda_graphs) j["efficiency"]["cuda_graphs"] = *s.efficiency.cuda_graphs;
+  j["headroom"] = s.headroom;
+  const Pricing& p = s.pricing;
+  j["pricing"]["currency"] = p.currency;
+  if (p.cny_per_usd) j["pricing"]["cny_per_usd"] = *p.cny_per_usd;
+  if (!p.overrides.empty()) j["pricing"]["overrides"] = p.overrides;
+  for (const Instance& i : p.custom_instances) {
+    nlohmann::json c = json_object({{"provider", i.provider}, {"instance", i.instance}, {"region", i.region}, {"gpu", i.gpu_id},
+                        {"gpus_per_instance", i.gpus}, {"price_per_hour", i.price_per_hour}, {"currency", i.currency}});
+    if (i.vcpu > 0) c["vcpu"] = i.vcpu;
+    if (i.ram_bytes > 0) c["ram_bytes"] = i.ram_bytes;
+    if (i.price_date != "user") c["price_date"] = i.price_date;
+    j["pricing"]["custom_instances"].push_back(c);
+  }
+  if (s.load) {
+    j["load"] = json_object({{"requests_per_s", s.load->requests_per_s}});
+    if (s.load->ttft_s) j["load"]["ttft_s"] = *s.load->ttft_s;
+    if (s.load->tpot_s) j["load"]["tpot_s"] = *s.load->tpot_s;
+  }
+  if (s.today) j["today"] = *s.today;
+  return j;
+}
+
+}  // namespace gpusizer

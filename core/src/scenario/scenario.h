@@ -1,0 +1,136 @@
+// A validated workload: the spec's scenario JSON (shared/spec/scenario.md) as plain data.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/architecture.h"
+#include "catalog/catalog.h"
+#include "scenario/engine_options.h"
+#include "model/precision.h"
+
+namespace gpusizer {
+
+enum class Task { Inference, Full, Lora, Qlora, Pretrain };
+enum class Engine { Vllm, Sglang, Lmdeploy, TensorrtLlm, Transformers, LlamaCpp, Deepspeed, Fsdp, Megatron };
+enum class Optimizer { Adamw, Adamw8bit, PagedAdamw8bit, Sgd, Adafactor };
+enum class Checkpointing { None, Selective, Full };
+enum class LoraTargets { AllLinear, Attention, Qv };
+
+const char* to_string(Task t);
+const char* to_string(Engine e);
+const char* to_string(Optimizer o);
+const char* to_string(Checkpointing c);
+const char* to_string(LoraTargets t);
+bool is_training(Task t);
+
+// A warning about a legal but unusual choice; `code` is stable (the page translates it).
+struct Warning {
+  Warning() = default;
+  // Out of line (scenario.cpp): a site passes its literals and its message instead of building
+  // the strings, with a cleanup each, inline (issue 14, wasm size).
+  Warning(const char* code_, const char* field_, std::string message_,
+          nlohmann::json values_ = nlohmann::json::object());
+  Warning(const char* code_, std::string field_, std::string message_,
+          nlohmann::json values_ = nlohmann::json::object());
+  Warning(std::string code_, std::string field_, std::string message_,
+          nlohmann::json values_ = nlohmann::json::object());
+  std::string code;     // "bf16_unsupported", "params_only_model", ...
+  std::string field;    // the scenario field it is about
+  std::string message;  // English text
+  nlohmann::json values = nlohmann::json::object();  // the figures and names the text embeds (docs/errors.md)
+};
+
+struct Training {
+  Optimizer optimizer = Optimizer::Adamw;
+  bool master_weights = true;
+  Checkpointing grad_checkpointing = Checkpointing::None;
+  int zero = 0;
+  bool offload_optimizer = false;
+  bool offload_params = false;
+  int64_t lora_rank = 8;
+  LoraTargets lora_targets = LoraTargets::AllLinear;
+  int64_t grad_accum = 1;
+  std::optional<double> tokens;
+};
+
+struct Efficiency {
+  std::optional<double> mfu;        // model FLOPs utilisation override, (0, 1]
+  std::optional<double> bandwidth;  // achieved share of memory bandwidth override, (0, 1]
+  std::optional<bool> cuda_graphs;  // decode steps replayed as CUDA graphs; default per engine (speed.cpp)
+};
+
+// Planner inputs (project additions, see docs/scenario.md).
+struct Pricing {
+  std::string currency = "USD";                  // currency of rankings and costs: "USD" or "CNY"
+  std::optional<double> cny_per_usd;             // default: the catalog's documented rate
+  std::map<std::string, double> overrides;       // instance type -> price per hour, its own currency
+  // The user's own instance types (provider_id "custom", on-demand); plans point into this vector.
+  std::vector<Instance> custom_instances;
+};
+struct Filters {
+  std::vector<std::string> providers;  // provider ids; empty = all
+  std::vector<std::string> gpus;       // GPU ids; empty = all
+  std::optional<int64_t> max_gpus;
+};
+
+// Serving at a load (project addition, docs/scenario.md): the request rate to carry and the
+// latency targets; prompt and output lengths come from the scenario.
+struct Load {
+  double requests_per_s = 0;
+  std::optional<double> ttft_s;  // time to first token target
+  std::optional<double> tpot_s;  // time per output token target
+};
+
+struct Scenario {
+  Architecture model;
+  nlohmann::json model_input;  // the model as given (preset id or object), for round trips
+  Task task = Task::Inference;
+  Engine engine = Engine::Vllm;
+  WeightFormat weights = WeightFormat::Bf16;
+  KvFormat kv_cache = KvFormat::Bf16;
+  int64_t batch = 1;
+  int64_t seq_len = 2048;
+  int64_t prompt_tokens = 1024;
+  int64_t output_tokens = 1024;
+  bool flash_attention = true;
+  std::optional<std::string> gpu;  // catalog id
+  int64_t gpus = 1;
+  int64_t tp = 1;
+  int64_t pp = 1;
+  // Which of gpu/gpus/tp/pp/zero the input set; the planner chooses the others.
+  bool gpus_set = false, tp_set = false, pp_set = false, zero_set = false;
+  Training training;
+  Efficiency efficiency;
+  EngineOptions engine_options;  // vLLM / SGLang start-up options (engine_options.cpp)
+  double headroom = 0.10;  // share of GPU memory the planner keeps free
+  Pricing pricing;
+  Filters filters;
+  std::optional<Load> load;        // serving: rank by the cost of carrying this load
+  std::optional<std::string> today;  // "YYYY-MM-DD": the day prices are judged on (age warnings)
+  std::vector<Warning> warnings;  // from parsing (e.g. a model given only by its size)
+
+  int64_t dp() const { return gpus / (tp * pp); }
+};
+
+// The ids each choice of a scenario takes, for the page's selects (catalog_json):
+// {"tasks", "engines": {"inference", "training"}, "optimizers", "checkpointing", "lora_targets",
+//  "zero_stages", "currencies"}.
+nlohmann::json scenario_choices_json();
+
+// Parses and validates one scenario object. Throws InputError naming the field.
+Scenario parse_scenario(const nlohmann::json& input);
+
+// Checks the cross-field rules (tp*pp divides gpus, heads divisible by tp, ...) of a scenario
+// whose fields were set in code (the planner); throws InputError naming the field.
+void validate_scenario(const Scenario& s);
+
+// The scenario back as spec JSON (model as explicit fields), for plans and the URL state.
+nlohmann::json scenario_to_json(const Scenario& s);
+
+}  // namespace gpusizer

@@ -1,0 +1,24 @@
+// SGLang's data-parallel attention for MLA models (engine_options.dp_attention): how a step's
+// attention work, weights and latent cache divide over the tensor-parallel ranks.
+#pragma once
+
+#include "scenario/scenario.h"
+
+namespace gpusizer {
+
+// Whether the scenario runs DP attention: the option set, an MLA model, more than one TP rank.
+bool dp_attention(const Scenario& s);
+
+// How `requests` requests' attention divides over one pipeline stage's TP ranks.
+struct AttentionSplit {
+  double weights = 1;   // ranks the attention projections' weights are split over
+  double work = 1;      // ranks the attention FLOPs (projections and scores) are spread over
+  double sequences = 0; // sequences whose KV cache one rank reads (a fraction under head splitting)
+};
+AttentionSplit attention_split(const Scenario& s, double requests);
+
+// Time the other requests' prompts hold a request's decode steps under DP attention: `others` prompts
+// (as many as requests in flight, in steady state), each a one-prompt prefill of `prefill_s`.
+double dp_attention_stall_s(double prefill_s, double others);
+
+}  // namespace gpusizer
