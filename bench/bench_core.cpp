@@ -14,7 +14,9 @@ void run(benchmark::State& state, const char* command, const char* input) {
   }
 }
 
-void BM_RankServing(benchmark::State& state) { run(state, "rank", R"({"model": "qwen2.5-72b", "batch": 8})"); }
+void BM_RankServing(benchmark::State& state) {
+  run(state, "rank", R"({"model": "qwen2.5-72b", "batch": 8})");
+}
 void BM_RankTraining(benchmark::State& state) {
   run(state, "rank", R"({"model": "llama-3.1-70b", "task": "full", "training": {"tokens": 1e9}})");
 }

@@ -27,7 +27,8 @@ const char* const kUsage =
     "  gpus       GPU catalog\n"
     "  instances  cloud instances with prices\n"
     "Names:\n"
-    "  resolve NAME  the preset a typed name or Hub id means (\"llama 3.1 8b\", \"Qwen/Qwen2.5-72B-Instruct-AWQ\")\n"
+    "  resolve NAME  the preset a typed name or Hub id means (\"llama 3.1 8b\", "
+    "\"Qwen/Qwen2.5-72B-Instruct-AWQ\")\n"
     "\n"
     "JSON goes to stdout; bad input exits with status 2 and 'error: <field>: <message>' on stderr.\n"
     "The scenario format is documented in docs/scenario.md.\n";

@@ -22,12 +22,14 @@ TEST_CASE("Bad JSON text gives an error naming the input", "[api]") {
 }
 
 TEST_CASE("Arrays in, arrays out; errors carry the index", "[api]") {
-  const ApiResult r = run_command("estimate", R"([{"model":"qwen2.5-7b"},{"model":"llama-3.1-8b","batch":2}])");
+  const ApiResult r =
+      run_command("estimate", R"([{"model":"qwen2.5-7b"},{"model":"llama-3.1-8b","batch":2}])");
   REQUIRE(r.ok);
   REQUIRE(r.value.is_array());
   CHECK(r.value.size() == 2);
   CHECK(r.value[1]["model"]["name"] == "Llama-3.1-8B");
-  const ApiResult bad = run_command("estimate", R"([{"model":"qwen2.5-7b"},{"model":"qwen2.5-7b","training":{"zero":9}}])");
+  const ApiResult bad =
+      run_command("estimate", R"([{"model":"qwen2.5-7b"},{"model":"qwen2.5-7b","training":{"zero":9}}])");
   CHECK_FALSE(bad.ok);
   CHECK(bad.error_field == "[1].training.zero");
 }
@@ -60,9 +62,10 @@ TEST_CASE("Catalog listings", "[api]") {
 TEST_CASE("fits gives, per GPU type, what estimate gives with that GPU set", "[api]") {
   // The page's fit table (web/views/results.js) reads `fits` instead of 32 full estimates: the
   // figures must be the same ones, for serving, training with ZeRO over 8 GPUs, and an engine budget.
-  for (const char* text : {R"({"model":"llama-3.1-8b","seq_len":8192,"batch":4})",
-                           R"({"model":"qwen2.5-14b","task":"full","gpus":8,"training":{"zero":3},"batch":2,"seq_len":4096})",
-                           R"({"model":"qwen2.5-7b","engine":"vllm","weights":"awq-int4","gpus":2,"tp":2})"}) {
+  for (const char* text :
+       {R"({"model":"llama-3.1-8b","seq_len":8192,"batch":4})",
+        R"({"model":"qwen2.5-14b","task":"full","gpus":8,"training":{"zero":3},"batch":2,"seq_len":4096})",
+        R"({"model":"qwen2.5-7b","engine":"vllm","weights":"awq-int4","gpus":2,"tp":2})"}) {
     INFO(text);
     const ApiResult fits = run_command("fits", text);
     REQUIRE(fits.ok);

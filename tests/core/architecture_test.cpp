@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/architecture.h"
 #include "base/error.h"
+#include "model/architecture.h"
 
 using gpusizer::Architecture;
 using gpusizer::InputError;
@@ -113,42 +113,61 @@ const gpusizer::LinearModule& module(const std::vector<gpusizer::LinearModule>& 
 enum class ActiveDef { All, NoEmbedding, NoEmbeddingHead };
 struct Published {
   const char* id;
-  double total;          // as published (model card, technical report or Hub page)
-  double active;         // as published, 0 for dense models
-  double active_step;    // the unit of the published active figure's last digit ("37B": 1e9)
+  double total;        // as published (model card, technical report or Hub page)
+  double active;       // as published, 0 for dense models
+  double active_step;  // the unit of the published active figure's last digit ("37B": 1e9)
   ActiveDef active_def;
-  double exact_total;    // 0 where the source gives only a rounded figure
+  double exact_total;  // 0 where the source gives only a rounded figure
   const char* source;
 };
 const Published kPublished[] = {
-    {"llama-3.3-70b", 70.6e9, 0, 0, ActiveDef::All, 70553706496, "meta-llama/Llama-3.3-70B-Instruct Hub page: 70.6B"},
-    {"deepseek-r1", 671e9, 37e9, 1e9, ActiveDef::NoEmbedding, 0, "deepseek-ai/DeepSeek-R1 model card: 671B total, 37B activated"},
-    {"deepseek-v3.1", 671e9, 37e9, 1e9, ActiveDef::NoEmbedding, 0, "deepseek-ai/DeepSeek-V3.1 model card: 671B total, 37B activated"},
+    {"llama-3.3-70b", 70.6e9, 0, 0, ActiveDef::All, 70553706496,
+     "meta-llama/Llama-3.3-70B-Instruct Hub page: 70.6B"},
+    {"deepseek-r1", 671e9, 37e9, 1e9, ActiveDef::NoEmbedding, 0,
+     "deepseek-ai/DeepSeek-R1 model card: 671B total, 37B activated"},
+    {"deepseek-v3.1", 671e9, 37e9, 1e9, ActiveDef::NoEmbedding, 0,
+     "deepseek-ai/DeepSeek-V3.1 model card: 671B total, 37B activated"},
     {"deepseek-r1-distill-qwen-7b", 7.62e9, 0, 0, ActiveDef::All, 7615616512, "Hub page: 7.62B"},
     {"deepseek-r1-distill-qwen-14b", 14.8e9, 0, 0, ActiveDef::All, 14770033664, "Hub page: 14.8B"},
     {"deepseek-r1-distill-qwen-32b", 32.8e9, 0, 0, ActiveDef::All, 32763876352, "Hub page: 32.8B"},
     {"deepseek-r1-distill-llama-8b", 8.03e9, 0, 0, ActiveDef::All, 8030261248, "Hub page: 8.03B"},
     {"deepseek-r1-distill-llama-70b", 70.6e9, 0, 0, ActiveDef::All, 70553706496, "Hub page: 70.6B"},
-    {"kimi-k2", 1.03e12, 32e9, 1e9, ActiveDef::NoEmbedding, 1026408232448, "moonshotai/Kimi-K2-Instruct: 1T total, 32B activated (card); 1.03T (Hub)"},
-    {"qwen3-coder-480b-a35b", 480e9, 35e9, 1e9, ActiveDef::All, 480154875392, "Qwen/Qwen3-Coder-480B-A35B-Instruct card: 480B total, 35B activated"},
-    {"glm-4.5", 355e9, 32e9, 1e9, ActiveDef::NoEmbeddingHead, 0, "zai-org/GLM-4.5 card: 355B total, 32B active"},
-    {"glm-4.5-air", 106e9, 12e9, 1e9, ActiveDef::NoEmbeddingHead, 0, "zai-org/GLM-4.5-Air card: 106B total, 12B active"},
-    {"gpt-oss-20b", 20.91e9, 3.61e9, 1e7, ActiveDef::NoEmbedding, 0, "gpt-oss model card, table 1: 20.91B total, 3.61B active"},
-    {"gpt-oss-120b", 116.83e9, 5.13e9, 1e7, ActiveDef::NoEmbedding, 0, "gpt-oss model card, table 1: 116.83B total, 5.13B active"},
-    {"gemma-3-1b", 1.0e9, 0, 0, ActiveDef::All, 999885952, "Gemma 3 technical report table 1: 302M embedding + 698M non-embedding"},
-    {"gemma-3-4b", 4.3e9, 0, 0, ActiveDef::All, 4300079472, "report table 1: 417M vision + 675M embedding + 3,209M non-embedding"},
+    {"kimi-k2", 1.03e12, 32e9, 1e9, ActiveDef::NoEmbedding, 1026408232448,
+     "moonshotai/Kimi-K2-Instruct: 1T total, 32B activated (card); 1.03T (Hub)"},
+    {"qwen3-coder-480b-a35b", 480e9, 35e9, 1e9, ActiveDef::All, 480154875392,
+     "Qwen/Qwen3-Coder-480B-A35B-Instruct card: 480B total, 35B activated"},
+    {"glm-4.5", 355e9, 32e9, 1e9, ActiveDef::NoEmbeddingHead, 0,
+     "zai-org/GLM-4.5 card: 355B total, 32B active"},
+    {"glm-4.5-air", 106e9, 12e9, 1e9, ActiveDef::NoEmbeddingHead, 0,
+     "zai-org/GLM-4.5-Air card: 106B total, 12B active"},
+    {"gpt-oss-20b", 20.91e9, 3.61e9, 1e7, ActiveDef::NoEmbedding, 0,
+     "gpt-oss model card, table 1: 20.91B total, 3.61B active"},
+    {"gpt-oss-120b", 116.83e9, 5.13e9, 1e7, ActiveDef::NoEmbedding, 0,
+     "gpt-oss model card, table 1: 116.83B total, 5.13B active"},
+    {"gemma-3-1b", 1.0e9, 0, 0, ActiveDef::All, 999885952,
+     "Gemma 3 technical report table 1: 302M embedding + 698M non-embedding"},
+    {"gemma-3-4b", 4.3e9, 0, 0, ActiveDef::All, 4300079472,
+     "report table 1: 417M vision + 675M embedding + 3,209M non-embedding"},
     {"gemma-3-12b", 12.2e9, 0, 0, ActiveDef::All, 12187325040, "report table 1: 417M + 1,012M + 10,759M"},
     {"gemma-3-27b", 27.4e9, 0, 0, ActiveDef::All, 27432406640, "report table 1: 417M + 1,416M + 25,600M"},
-    {"llama-4-scout", 109e9, 17e9, 1e9, ActiveDef::All, 108641793536, "meta-llama/Llama-4-Scout-17B-16E card: 109B total, 17B active"},
-    {"llama-4-maverick", 400e9, 17e9, 1e9, ActiveDef::All, 0, "meta-llama/Llama-4-Maverick-17B-128E card: 400B total, 17B active"},
-    {"qwen2.5-vl-7b", 8.29e9, 0, 0, ActiveDef::All, 8292166656, "Qwen/Qwen2.5-VL-7B-Instruct Hub page: 8.29B"},
+    {"llama-4-scout", 109e9, 17e9, 1e9, ActiveDef::All, 108641793536,
+     "meta-llama/Llama-4-Scout-17B-16E card: 109B total, 17B active"},
+    {"llama-4-maverick", 400e9, 17e9, 1e9, ActiveDef::All, 0,
+     "meta-llama/Llama-4-Maverick-17B-128E card: 400B total, 17B active"},
+    {"qwen2.5-vl-7b", 8.29e9, 0, 0, ActiveDef::All, 8292166656,
+     "Qwen/Qwen2.5-VL-7B-Instruct Hub page: 8.29B"},
     {"qwen2.5-vl-72b", 73.4e9, 0, 0, ActiveDef::All, 0, "Qwen/Qwen2.5-VL-72B-Instruct Hub page: 73.4B"},
-    {"mistral-small-3-24b", 23.6e9, 0, 0, ActiveDef::All, 23572403200, "mistralai/Mistral-Small-24B-Instruct-2501 Hub page: 23.6B"},
-    {"mistral-small-3.1-24b", 24e9, 0, 0, ActiveDef::All, 0, "mistralai/Mistral-Small-3.1-24B-Instruct-2503 card: 24B"},
+    {"mistral-small-3-24b", 23.6e9, 0, 0, ActiveDef::All, 23572403200,
+     "mistralai/Mistral-Small-24B-Instruct-2501 Hub page: 23.6B"},
+    {"mistral-small-3.1-24b", 24e9, 0, 0, ActiveDef::All, 0,
+     "mistralai/Mistral-Small-3.1-24B-Instruct-2503 card: 24B"},
     {"phi-4", 14.7e9, 0, 0, ActiveDef::All, 14659507200, "microsoft/phi-4 Hub page: 14.7B"},
-    {"qwen3-next-80b-a3b", 80e9, 3e9, 1e9, ActiveDef::NoEmbeddingHead, 0, "Qwen/Qwen3-Next-80B-A3B-Instruct card: 80B total, 3B activated"},
-    {"minimax-m1", 456e9, 45.9e9, 1e8, ActiveDef::NoEmbeddingHead, 456089655296, "MiniMax-01 report and MiniMaxAI/MiniMax-M1-80k: 456B total, 45.9B activated"},
-    {"minimax-text-01", 456e9, 45.9e9, 1e8, ActiveDef::NoEmbeddingHead, 456089655296, "MiniMax-AI/MiniMax-01 MiniMax-Text-01 card: 456B total, 45.9B activated"},
+    {"qwen3-next-80b-a3b", 80e9, 3e9, 1e9, ActiveDef::NoEmbeddingHead, 0,
+     "Qwen/Qwen3-Next-80B-A3B-Instruct card: 80B total, 3B activated"},
+    {"minimax-m1", 456e9, 45.9e9, 1e8, ActiveDef::NoEmbeddingHead, 456089655296,
+     "MiniMax-01 report and MiniMaxAI/MiniMax-M1-80k: 456B total, 45.9B activated"},
+    {"minimax-text-01", 456e9, 45.9e9, 1e8, ActiveDef::NoEmbeddingHead, 456089655296,
+     "MiniMax-AI/MiniMax-01 MiniMax-Text-01 card: 456B total, 45.9B activated"},
 };
 
 // Published active counts are rounded: within 1 %, or within half a unit of their last digit
@@ -190,7 +209,7 @@ TEST_CASE("MTP modules are counted apart; vision towers in the total, not in act
   const gpusizer::ParamCounts r1 = gpusizer::count_params(preset("deepseek-r1"));
   CHECK(r1.total + r1.mtp == Approx(685e9).epsilon(0.005));
   CHECK(r1.mtp == Approx(14e9).epsilon(0.05));
-  CHECK(gpusizer::count_params(preset("kimi-k2")).mtp == 0);  // num_nextn_predict_layers 0
+  CHECK(gpusizer::count_params(preset("kimi-k2")).mtp == 0);     // num_nextn_predict_layers 0
   CHECK(gpusizer::count_params(preset("glm-4.5")).mtp > 3.9e9);  // one MoE block of 160 experts
   const gpusizer::ParamCounts vl = gpusizer::count_params(preset("qwen2.5-vl-7b"));
   CHECK(vl.vision == 676550144);

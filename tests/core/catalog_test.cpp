@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "catalog/embedded.h"
 #include "catalog/catalog.h"
+#include "catalog/embedded.h"
 
 namespace gpusizer::embedded {
 // The whole files (CMakeLists.txt: generated/golden_data.cpp); the core's own copies embed
@@ -49,9 +49,12 @@ const Instance* instance(const std::string& provider_id, const std::string& name
 
 TEST_CASE("catalog: every GPU id named by the scenario spec exists", "[catalog]") {
   // spec/scenario.md, "Catalog ids that must exist".
-  for (const char* id : {"t4", "a10", "a10g", "l4", "l20", "l40s", "v100-16gb", "v100-32gb", "a100-40gb",
-                         "a100-80gb", "a100-80gb-pcie", "a800-80gb", "h100-80gb", "h100-pcie", "h800", "h20",
-                         "h200", "b200", "rtx3090", "rtx4090", "mi300x"}) {
+  for (const char* id : {"t4",        "a10",       "a10g",           "l4",
+                         "l20",       "l40s",      "v100-16gb",      "v100-32gb",
+                         "a100-40gb", "a100-80gb", "a100-80gb-pcie", "a800-80gb",
+                         "h100-80gb", "h100-pcie", "h800",           "h20",
+                         "h200",      "b200",      "rtx3090",        "rtx4090",
+                         "mi300x"}) {
     INFO(id);
     CHECK(find_gpu(id) != nullptr);
   }
@@ -178,8 +181,9 @@ TEST_CASE("catalog: per-GPU overheads and links", "[catalog]") {
   CHECK(gpu("a100-80gb").pcie_bytes_per_s == 64e9);
   CHECK(gpu("h100-80gb").pcie_bytes_per_s == 128e9);
   // PCIe-only parts (optional pairwise bridges are not modelled).
-  for (const char* id : {"t4", "a10", "a10g", "l4", "l20", "l40s", "a100-80gb-pcie", "h100-pcie", "h100-nvl",
-                         "rtx3090", "rtx4090", "rtx5090", "rtx-pro-6000", "rtx-a6000", "rtx6000-ada", "l40"}) {
+  for (const char* id :
+       {"t4", "a10", "a10g", "l4", "l20", "l40s", "a100-80gb-pcie", "h100-pcie", "h100-nvl", "rtx3090",
+        "rtx4090", "rtx5090", "rtx-pro-6000", "rtx-a6000", "rtx6000-ada", "l40"}) {
     INFO(id);
     CHECK(gpu(id).interconnect_bytes_per_s == 0);
   }
@@ -270,22 +274,21 @@ TEST_CASE("catalog: instance GPU mappings", "[catalog]") {
     const char* gpu_id;
     int gpus;
   };
-  for (const Row& r : {Row{"aws", "p4d.24xlarge", "a100-40gb", 8},                 // A100 40GB SXM4
-                       Row{"aws", "p4de.24xlarge", "a100-80gb", 8},
-                       Row{"aws", "g5.xlarge", "a10g", 1},
-                       Row{"aws", "p5.48xlarge", "h100-80gb", 8},
-                       Row{"azure", "Standard_NC24ads_A100_v4", "a100-80gb-pcie", 1},  // NC A100 v4: PCIe
-                       Row{"azure", "Standard_ND96amsr_A100_v4", "a100-80gb", 8},
-                       Row{"azure", "Standard_NC40ads_H100_v5", "h100-nvl", 1},      // Azure docs: H100 NVL
-                       Row{"gcp", "a2-ultragpu-2g", "a100-80gb", 2},                 // A100 80GB SXM4
-                       Row{"gcp", "a2-highgpu-1g", "a100-40gb", 1},
-                       Row{"tencent", "GT4.4XLARGE96", "a100-40gb", 1},              // Tencent docs: A100 NVLink 40 GB
-                       Row{"tencent", "GN10Xp.20XLARGE320", "v100-32gb", 8},         // V100 NVLink 32 GB
-                       Row{"alibaba", "ecs.ebmgn7v.32xlarge", "a800-40gb", 8},
-                       Row{"alibaba", "ecs.gn8v-8x.16xlarge", "h20", 8},
-                       Row{"alibaba", "ecs.gn6v-c8g1.2xlarge", "v100-16gb", 1},
-                       Row{"lambda", "8x B200 SXM6", "b200", 8},
-                       Row{"runpod", "H100 NVL Secure", "h100-nvl", 1}}) {
+  for (const Row& r :
+       {Row{"aws", "p4d.24xlarge", "a100-40gb", 8},  // A100 40GB SXM4
+        Row{"aws", "p4de.24xlarge", "a100-80gb", 8}, Row{"aws", "g5.xlarge", "a10g", 1},
+        Row{"aws", "p5.48xlarge", "h100-80gb", 8},
+        Row{"azure", "Standard_NC24ads_A100_v4", "a100-80gb-pcie", 1},  // NC A100 v4: PCIe
+        Row{"azure", "Standard_ND96amsr_A100_v4", "a100-80gb", 8},
+        Row{"azure", "Standard_NC40ads_H100_v5", "h100-nvl", 1},  // Azure docs: H100 NVL
+        Row{"gcp", "a2-ultragpu-2g", "a100-80gb", 2},             // A100 80GB SXM4
+        Row{"gcp", "a2-highgpu-1g", "a100-40gb", 1},
+        Row{"tencent", "GT4.4XLARGE96", "a100-40gb", 1},       // Tencent docs: A100 NVLink 40 GB
+        Row{"tencent", "GN10Xp.20XLARGE320", "v100-32gb", 8},  // V100 NVLink 32 GB
+        Row{"alibaba", "ecs.ebmgn7v.32xlarge", "a800-40gb", 8},
+        Row{"alibaba", "ecs.gn8v-8x.16xlarge", "h20", 8},
+        Row{"alibaba", "ecs.gn6v-c8g1.2xlarge", "v100-16gb", 1}, Row{"lambda", "8x B200 SXM6", "b200", 8},
+        Row{"runpod", "H100 NVL Secure", "h100-nvl", 1}}) {
     INFO(r.instance);
     const Instance* in = instance(r.provider_id, r.instance);
     REQUIRE(in != nullptr);
@@ -324,14 +327,16 @@ TEST_CASE("catalog: skipped rows are listed with a reason", "[catalog]") {
 }
 
 // One row of (provider, instance, region), or nullptr.
-static const Instance* instance_in(const std::string& provider_id, const std::string& name, const std::string& region) {
+static const Instance* instance_in(const std::string& provider_id, const std::string& name,
+                                   const std::string& region) {
   for (const Instance& in : instance_catalog()) {
     if (in.provider_id == provider_id && in.instance == name && in.region == region) return &in;
   }
   return nullptr;
 }
 
-TEST_CASE("catalog: the hyperscaler rows of 2025-2026 carry the date and figure of their source", "[catalog]") {
+TEST_CASE("catalog: the hyperscaler rows of 2025-2026 carry the date and figure of their source",
+          "[catalog]") {
   // Cyclenerd pricing.yml generated 2026-07-30: a3-highgpu-8g us-central1 88.4899999025753 (read
   // directly, no longer 8 x the 1g shape), a3-megagpu-8g us-east4 92.9375881512329.
   const Instance* a3 = instance_in("gcp", "a3-highgpu-8g", "us-central1");
@@ -369,17 +374,19 @@ TEST_CASE("catalog: CNY rate of the source catalogs", "[catalog]") {
 TEST_CASE("catalog: every instance row carries its network with a source", "[catalog][network]") {
   // Cards that exist only as SXM/OAM modules on NVLink/NVSwitch boards: several of them in one
   // instance are always joined by that fabric (V100 and A100 PCIe variants exist, so they are not here).
-  const std::set<std::string> sxm_only = {"a100-40gb", "a100-80gb", "a800-80gb", "h100-80gb", "h800",
-                                          "h20",       "h200",      "b200"};
+  const std::set<std::string> sxm_only = {"a100-40gb", "a100-80gb", "a800-80gb", "h100-80gb",
+                                          "h800",      "h20",       "h200",      "b200"};
   for (const Instance& in : instance_catalog()) {
     INFO(in.provider_id << " " << in.instance << " " << in.region);
     CHECK_FALSE(in.network_source.empty());
     CHECK((in.gpu_link == "none") == (in.gpus == 1));
     if (in.gpu_link == "none") CHECK(in.gpu_link_bytes_per_s == 0);
     if (in.gpus > 1) CHECK(in.gpu_link_bytes_per_s > 0);
-    if (in.gpus > 1 && sxm_only.count(in.gpu_id)) CHECK((in.gpu_link == "nvswitch" || in.gpu_link == "nvlink"));
+    if (in.gpus > 1 && sxm_only.count(in.gpu_id))
+      CHECK((in.gpu_link == "nvswitch" || in.gpu_link == "nvlink"));
     // A pod on RunPod's community cloud is a host somewhere ("region: various"): no cluster network.
-    if (in.provider_id == "runpod" && in.instance.find("Community") != std::string::npos) CHECK_FALSE(in.cluster);
+    if (in.provider_id == "runpod" && in.instance.find("Community") != std::string::npos)
+      CHECK_FALSE(in.cluster);
     // The NVLink figure of the row is the card's own (gpus.json interconnect_bytes_per_s).
     if (in.gpu_link == "nvswitch" || in.gpu_link == "nvlink") {
       CHECK(in.gpu_link_bytes_per_s == find_gpu(in.gpu_id)->interconnect_bytes_per_s);

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "gpusizer/api.h"
 #include "catalog/catalog.h"
+#include "gpusizer/api.h"
 #include "plan/planner.h"
 #include "scenario/scenario.h"
 
@@ -37,8 +37,8 @@ json with_custom(json scenario, const json& instance) {
 }
 
 json box(const std::string& gpu, int gpus, double price, const std::string& currency = "USD") {
-  return {{"provider", "My lab"}, {"instance", "my-box"}, {"gpu", gpu}, {"gpus_per_instance", gpus},
-          {"price_per_hour", price}, {"currency", currency}};
+  return {{"provider", "My lab"},      {"instance", "my-box"},    {"gpu", gpu},
+          {"gpus_per_instance", gpus}, {"price_per_hour", price}, {"currency", currency}};
 }
 
 int index_of(const json& plans, const std::string& instance) {
@@ -75,7 +75,8 @@ TEST_CASE("A custom instance ranks where its price puts it", "[custom]") {
   const json dear = run("rank", with_custom(kServe, box(gpu, gpus, per_instance * 3)))["plans"];
   const double cost = cheapest["cost_per_million_tokens"].get<double>() * 3;
   int cheaper = 0;
-  for (const json& p : base) cheaper += p["fits"] == true && p["cost_per_million_tokens"].get<double>() < cost;
+  for (const json& p : base)
+    cheaper += p["fits"] == true && p["cost_per_million_tokens"].get<double>() < cost;
   CHECK(index_of(dear, "my-box") == cheaper);
   CHECK(dear[cheaper]["cost_per_million_tokens"].get<double>() == Approx(cost));
 }
@@ -93,8 +94,10 @@ TEST_CASE("Bad custom instances name the field", "[custom]") {
   const json ok = box("l4", 1, 1.0);
   auto with = [&](const std::string& key, const json& value) {
     json i = ok;
-    if (value.is_null()) i.erase(key);
-    else i[key] = value;
+    if (value.is_null())
+      i.erase(key);
+    else
+      i[key] = value;
     return json::array({ok, i});  // the second: its index is in the field name
   };
   CHECK(error_field(json::object()) == "pricing.custom_instances");

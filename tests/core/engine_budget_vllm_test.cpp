@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include "base/error.h"
-#include "plan/estimate.h"
 #include "memory/memory.h"
+#include "plan/estimate.h"
 #include "scenario/scenario.h"
 
 using namespace gpusizer;
@@ -23,10 +23,17 @@ EngineBudget budget(const nlohmann::json& scenario) {
 // Qwen2.5-14B (DeepSeek-R1-Distill-Qwen-14B) on 2x RTX 4090 under V0, as vllm-project/vllm issue
 // #13061 ran it: chunked prefill's 2048-token budget and 256 sequences in the profile run.
 nlohmann::json qwen14b_tp2(const char* worker) {
-  return {{"model", "qwen2.5-14b"}, {"gpu", "rtx4090"}, {"gpus", 2}, {"tp", 2},
-          {"engine_options", {{"gpu_memory_utilization", 0.98}, {"max_model_len", 131072},
-                              {"max_num_batched_tokens", 2048}, {"max_num_seqs", 256},
-                              {"sampler", "v0"}, {"tp_worker", worker}}}};
+  return {{"model", "qwen2.5-14b"},
+          {"gpu", "rtx4090"},
+          {"gpus", 2},
+          {"tp", 2},
+          {"engine_options",
+           {{"gpu_memory_utilization", 0.98},
+            {"max_model_len", 131072},
+            {"max_num_batched_tokens", 2048},
+            {"max_num_seqs", 256},
+            {"sampler", "v0"},
+            {"tp_worker", worker}}}};
 }
 }  // namespace
 
@@ -65,9 +72,13 @@ TEST_CASE("tp_worker changes nothing where every worker samples", "[engine_accou
 
 TEST_CASE("vLLM 0.6.3-0.6.4 counted the CUDA context as non-torch memory", "[engine_accounting]") {
   // Llama-3.1-8B on an RTX 3090, V0 at max_model_len 20000 (vllm-project/vllm issue #10517).
-  nlohmann::json s = {{"model", "llama-3.1-8b"}, {"gpu", "rtx3090"},
-                      {"engine_options", {{"max_model_len", 20000}, {"max_num_batched_tokens", 20000},
-                                          {"max_num_seqs", 256}, {"sampler", "v0"}}}};
+  nlohmann::json s = {{"model", "llama-3.1-8b"},
+                      {"gpu", "rtx3090"},
+                      {"engine_options",
+                       {{"max_model_len", 20000},
+                        {"max_num_batched_tokens", 20000},
+                        {"max_num_seqs", 256},
+                        {"sampler", "v0"}}}};
   const EngineBudget now = budget(s);
   s["engine_options"]["non_torch_accounting"] = "device";
   const EngineBudget old = budget(s);
@@ -96,5 +107,6 @@ TEST_CASE("engine_options.tp_worker and non_torch_accounting name themselves whe
     CHECK(e.field == "engine_options.non_torch_accounting");
   }
   CHECK(parse_scenario(nlohmann::json{{"model", "llama-3.1-8b"}}).engine_options.tp_worker == "driver");
-  CHECK(parse_scenario(nlohmann::json{{"model", "llama-3.1-8b"}}).engine_options.non_torch_accounting == "increase");
+  CHECK(parse_scenario(nlohmann::json{{"model", "llama-3.1-8b"}}).engine_options.non_torch_accounting ==
+        "increase");
 }

@@ -8,9 +8,9 @@
 #include <set>
 #include <string>
 
-#include "scenario/engines.h"
 #include "plan/estimate.h"
 #include "plan/planner.h"
+#include "scenario/engines.h"
 
 using namespace gpusizer;
 using nlohmann::json;
@@ -75,7 +75,8 @@ TEST_CASE("Expert: a 7B QLoRA runs on one small card", "[expert]") {
   CHECK(small_card(p.instance->gpu_id));
 }
 
-TEST_CASE("Expert: a 7B LoRA (bf16 base, micro-batch 1, checkpointing) runs on one card of 48 GB or less", "[expert]") {
+TEST_CASE("Expert: a 7B LoRA (bf16 base, micro-batch 1, checkpointing) runs on one card of 48 GB or less",
+          "[expert]") {
   const Ranked r = ranked(json{{"model", "llama-3.1-8b"}, {"task", "lora"}, {"batch", 1}, {"seq_len", 2048}});
   const Plan& p = top(r);
   CHECK(p.gpus == 1);
@@ -83,18 +84,25 @@ TEST_CASE("Expert: a 7B LoRA (bf16 base, micro-batch 1, checkpointing) runs on o
 }
 
 TEST_CASE("Expert: 13B QLoRA fits a T4", "[expert]") {
-  const Ranked r = ranked(json{{"model", "llama-2-13b"}, {"task", "qlora"}, {"seq_len", 1024}, {"filters", {{"gpus", {"t4"}}}}});
+  const Ranked r = ranked(
+      json{{"model", "llama-2-13b"}, {"task", "qlora"}, {"seq_len", 1024}, {"filters", {{"gpus", {"t4"}}}}});
   const Plan& p = top(r);
   CHECK(p.gpus == 1);
 }
 
 TEST_CASE("Expert: 70B QLoRA does not fit one 24 GB card", "[expert]") {
-  const Ranked r = ranked(json{{"model", "llama-3.1-70b"}, {"task", "qlora"}, {"filters", {{"gpus", {"rtx4090", "a10", "l4", "rtx3090"}}, {"max_gpus", 1}}}});
+  const Ranked r =
+      ranked(json{{"model", "llama-3.1-70b"},
+                  {"task", "qlora"},
+                  {"filters", {{"gpus", {"rtx4090", "a10", "l4", "rtx3090"}}, {"max_gpus", 1}}}});
   CHECK(fitting(r).empty());
 }
 
 TEST_CASE("Expert: no serving pipeline over separate one-GPU VMs", "[expert]") {
-  const Ranked r = ranked(json{{"model", "qwen2.5-72b"}, {"weights", "awq-int4"}, {"batch", 16}, {"seq_len", 32768},
+  const Ranked r = ranked(json{{"model", "qwen2.5-72b"},
+                               {"weights", "awq-int4"},
+                               {"batch", 16},
+                               {"seq_len", 32768},
                                {"filters", {{"providers", {"alibaba"}}}}});
   check_cross_instance_rules(r);
   for (const Plan* p : fitting(r, 3)) {
@@ -112,7 +120,8 @@ TEST_CASE("Expert: full fine-tuning never spans community pods", "[expert]") {
 }
 
 TEST_CASE("Expert: a 32B full fine-tune is not 22 one-GPU instances", "[expert]") {
-  const Ranked r = ranked(json{{"model", "qwen2.5-32b"}, {"task", "full"}, {"training", {{"grad_checkpointing", "full"}}}});
+  const Ranked r = ranked(
+      json{{"model", "qwen2.5-32b"}, {"task", "full"}, {"training", {{"grad_checkpointing", "full"}}}});
   check_cross_instance_rules(r);
   for (const Plan* p : fitting(r, 5)) {
     INFO(p->instance->instance);
@@ -122,7 +131,8 @@ TEST_CASE("Expert: a 32B full fine-tune is not 22 one-GPU instances", "[expert]"
 }
 
 TEST_CASE("Expert: 70B full fine-tune runs on 80 GB-class cards with ZeRO-3", "[expert]") {
-  const Ranked r = ranked(json{{"model", "llama-3.1-70b"}, {"task", "full"}, {"training", {{"grad_checkpointing", "full"}}}});
+  const Ranked r = ranked(
+      json{{"model", "llama-3.1-70b"}, {"task", "full"}, {"training", {{"grad_checkpointing", "full"}}}});
   check_cross_instance_rules(r);
   const Plan& p = top(r);
   CHECK(big_card(p.instance->gpu_id));
@@ -136,15 +146,19 @@ TEST_CASE("Expert: the GPU count a serving scenario sets is kept", "[expert]") {
     REQUIRE_FALSE(fitting(r).empty());
     for (const Plan& p : r.plans) CHECK(p.gpus == gpus);
   }
-  const Ranked a100 = ranked(json{{"model", "mistral-7b"}, {"gpus", 2}, {"filters", {{"gpus", {"a100-80gb", "a100-40gb"}}}}});
+  const Ranked a100 =
+      ranked(json{{"model", "mistral-7b"}, {"gpus", 2}, {"filters", {{"gpus", {"a100-80gb", "a100-40gb"}}}}});
   for (const Plan& p : a100.plans) CHECK(p.gpus == 2);
 }
 
 TEST_CASE("Expert: a plan does not depend on which other GPUs the filter lists", "[expert]") {
-  const Ranked one = ranked(json{{"model", "mistral-7b"}, {"gpus", 2}, {"filters", {{"gpus", {"a100-80gb"}}}}});
-  const Ranked two = ranked(json{{"model", "mistral-7b"}, {"gpus", 2}, {"filters", {{"gpus", {"a100-80gb", "t4", "h100-80gb"}}}}});
+  const Ranked one =
+      ranked(json{{"model", "mistral-7b"}, {"gpus", 2}, {"filters", {{"gpus", {"a100-80gb"}}}}});
+  const Ranked two = ranked(
+      json{{"model", "mistral-7b"}, {"gpus", 2}, {"filters", {{"gpus", {"a100-80gb", "t4", "h100-80gb"}}}}});
   for (const Plan& p : one.plans) {
-    const auto q = std::find_if(two.plans.begin(), two.plans.end(), [&](const Plan& x) { return x.instance == p.instance; });
+    const auto q = std::find_if(two.plans.begin(), two.plans.end(),
+                                [&](const Plan& x) { return x.instance == p.instance; });
     REQUIRE(q != two.plans.end());
     CHECK(q->tp == p.tp);
     CHECK(q->pp == p.pp);
@@ -156,8 +170,12 @@ TEST_CASE("Expert: a plan does not depend on which other GPUs the filter lists",
 TEST_CASE("Expert: tp, pp and ZeRO the scenario sets are kept in every plan", "[expert]") {
   for (const Plan& p : ranked(json{{"model", "qwen2.5-32b"}, {"tp", 4}}).plans) CHECK(p.tp == 4);
   for (const Plan& p : ranked(json{{"model", "qwen2.5-32b"}, {"pp", 2}}).plans) CHECK(p.pp == 2);
-  for (const Plan& p : ranked(json{{"model", "qwen2.5-7b"}, {"task", "full"}, {"training", {{"zero", 2}}}}).plans) CHECK(p.zero == 2);
-  for (const Plan& p : ranked(json{{"model", "qwen2.5-7b"}, {"task", "full"}, {"training", {{"zero", 1}}}}).plans) CHECK(p.zero == 1);
+  for (const Plan& p :
+       ranked(json{{"model", "qwen2.5-7b"}, {"task", "full"}, {"training", {{"zero", 2}}}}).plans)
+    CHECK(p.zero == 2);
+  for (const Plan& p :
+       ranked(json{{"model", "qwen2.5-7b"}, {"task", "full"}, {"training", {{"zero", 1}}}}).plans)
+    CHECK(p.zero == 1);
 }
 
 TEST_CASE("Expert: no tensor parallelism where the engine has none", "[expert]") {
@@ -242,7 +260,8 @@ TEST_CASE("Expert: 405B in bf16 is served from one node of big cards where one e
 }
 
 TEST_CASE("Expert: DeepSeek-V3 in fp8 is served inside one node", "[expert]") {
-  const Ranked r = ranked(json{{"model", "deepseek-v3"}, {"weights", "fp8"}, {"batch", 8}, {"seq_len", 8192}});
+  const Ranked r =
+      ranked(json{{"model", "deepseek-v3"}, {"weights", "fp8"}, {"batch", 8}, {"seq_len", 8192}});
   check_cross_instance_rules(r);
   const Plan& p = top(r);
   CHECK(p.instances == 1);
@@ -256,8 +275,10 @@ TEST_CASE("Expert: a small model is served from one GPU", "[expert]") {
   CHECK(p.instance->gpus == 1);
 }
 
-TEST_CASE("Expert: multi-node training only on cluster-capable nodes, and says which links it uses", "[expert]") {
-  const Ranked r = ranked(json{{"model", "llama-3.1-70b"}, {"task", "full"}, {"training", {{"tokens", 1e9}}}});
+TEST_CASE("Expert: multi-node training only on cluster-capable nodes, and says which links it uses",
+          "[expert]") {
+  const Ranked r =
+      ranked(json{{"model", "llama-3.1-70b"}, {"task", "full"}, {"training", {{"tokens", 1e9}}}});
   check_cross_instance_rules(r);
   bool multi = false;
   for (const Plan* p : fitting(r)) {
@@ -287,21 +308,31 @@ TEST_CASE("Expert: a context beyond what the model supports is flagged", "[exper
   CHECK_FALSE(has_warning(ok.warnings, "context_beyond_model"));
   const json rank = rank_json(parse_scenario(json{{"model", "llama-2-7b"}, {"seq_len", 32768}}));
   bool flagged = false;
-  for (const json& w : rank.at("warning_details")) flagged = flagged || w.at("code") == "context_beyond_model";
+  for (const json& w : rank.at("warning_details"))
+    flagged = flagged || w.at("code") == "context_beyond_model";
   CHECK(flagged);
 }
 
 TEST_CASE("Expert: a batch beyond what the engine accepts is flagged", "[expert]") {
-  const Estimate e = estimate(parse_scenario(json{{"model", "qwen2.5-0.5b"}, {"batch", 1000}, {"seq_len", 1024}}));
+  const Estimate e =
+      estimate(parse_scenario(json{{"model", "qwen2.5-0.5b"}, {"batch", 1000}, {"seq_len", 1024}}));
   CHECK(has_warning(e.warnings, "batch_beyond_engine"));
-  const Estimate ok = estimate(parse_scenario(json{{"model", "qwen2.5-0.5b"}, {"batch", 64}, {"seq_len", 1024}}));
+  const Estimate ok =
+      estimate(parse_scenario(json{{"model", "qwen2.5-0.5b"}, {"batch", 64}, {"seq_len", 1024}}));
   CHECK_FALSE(has_warning(ok.warnings, "batch_beyond_engine"));
 }
 
 TEST_CASE("Expert: a price older than a year is flagged", "[expert]") {
-  json j = {{"model", "qwen2.5-7b"}, {"today", "2026-11-30"},
-            {"pricing", {{"custom_instances", {{{"instance", "old-box"}, {"gpu", "a100-80gb"}, {"gpus_per_instance", 1},
-                                                 {"price_per_hour", 0.01}, {"currency", "USD"}, {"price_date", "2024-01-15"}}}}}},
+  json j = {{"model", "qwen2.5-7b"},
+            {"today", "2026-11-30"},
+            {"pricing",
+             {{"custom_instances",
+               {{{"instance", "old-box"},
+                 {"gpu", "a100-80gb"},
+                 {"gpus_per_instance", 1},
+                 {"price_per_hour", 0.01},
+                 {"currency", "USD"},
+                 {"price_date", "2024-01-15"}}}}}},
             {"filters", {{"providers", {"custom"}}}}};
   const Ranked r = ranked(j);
   const Plan& p = top(r);
@@ -316,7 +347,8 @@ TEST_CASE("Expert: plans name what they count", "[expert]") {
   const json j = to_json(p);
   CHECK(j.at("gpus") == p.gpus);
   CHECK(j.at("gpus_per_instance") == p.instance->gpus);
-  CHECK(j.at("price_per_instance_hour").get<double>() * static_cast<double>(p.instances) == Approx(j.at("price_per_hour").get<double>()));
+  CHECK(j.at("price_per_instance_hour").get<double>() * static_cast<double>(p.instances) ==
+        Approx(j.at("price_per_hour").get<double>()));
   CHECK(j.at("usable_bytes").get<double>() >= j.at("per_gpu_bytes").get<double>());
   CHECK(j.contains("links"));
 }
@@ -328,24 +360,30 @@ TEST_CASE("Expert: what it takes on each GPU type is the fewest GPUs that fit", 
   for (const GpuTakes& t : takes) {
     INFO(t.gpu->id);
     if (!t.fits) continue;
-    json j = {{"model", "llama-3.1-70b"}, {"batch", 4}, {"seq_len", 8192}, {"gpu", t.gpu->id}, {"gpus", t.gpus}, {"tp", t.tp}, {"pp", t.pp}};
+    json j = {{"model", "llama-3.1-70b"}, {"batch", 4}, {"seq_len", 8192}, {"gpu", t.gpu->id},
+              {"gpus", t.gpus},           {"tp", t.tp}, {"pp", t.pp}};
     CHECK(estimate(parse_scenario(j)).gpu->fits);
     if (t.gpus > 1) {  // one GPU fewer in the same kind of layout does not fit
       json fewer = {{"model", "llama-3.1-70b"}, {"batch", 4}, {"seq_len", 8192}, {"gpu", t.gpu->id}};
-      if (t.tp > 1 && t.pp == 1) fewer["tp"] = t.tp / 2, fewer["gpus"] = t.tp / 2;
-      else fewer["pp"] = t.pp - 1, fewer["tp"] = t.tp, fewer["gpus"] = t.tp * (t.pp - 1);
+      if (t.tp > 1 && t.pp == 1)
+        fewer["tp"] = t.tp / 2, fewer["gpus"] = t.tp / 2;
+      else
+        fewer["pp"] = t.pp - 1, fewer["tp"] = t.tp, fewer["gpus"] = t.tp * (t.pp - 1);
       if (fewer.at("gpus").get<int64_t>() >= 1) CHECK_FALSE(estimate(parse_scenario(fewer)).gpu->fits);
     }
   }
-  const auto h100 = std::find_if(takes.begin(), takes.end(), [](const GpuTakes& t) { return t.gpu->id == "h100-80gb"; });
+  const auto h100 =
+      std::find_if(takes.begin(), takes.end(), [](const GpuTakes& t) { return t.gpu->id == "h100-80gb"; });
   REQUIRE(h100 != takes.end());
   CHECK(h100->fits);
   CHECK(h100->gpus >= 2);
   CHECK(h100->gpus <= 4);
 }
 
-TEST_CASE("Expert: when nothing fits, say the largest workload that does and what would make it fit", "[expert]") {
-  const Scenario s = parse_scenario(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"gpu", "rtx4090"}, {"batch", 4}, {"seq_len", 4096}});
+TEST_CASE("Expert: when nothing fits, say the largest workload that does and what would make it fit",
+          "[expert]") {
+  const Scenario s = parse_scenario(
+      json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"gpu", "rtx4090"}, {"batch", 4}, {"seq_len", 4096}});
   const Estimate e = estimate(s);
   REQUIRE_FALSE(e.gpu->fits);
   std::set<std::string> remedies;
@@ -361,21 +399,27 @@ TEST_CASE("Expert: when nothing fits, say the largest workload that does and wha
 TEST_CASE("Expert: on several GPUs without ZeRO-3, sharding the weights is the first remedy", "[expert]") {
   // LoRA of a 72B model on 8 x A100 80GB with ZeRO off keeps the whole bf16 base (~136 GiB) on
   // every GPU; an engineer shards it (ZeRO-3 or FSDP: 1/8 per GPU) before reaching for QLoRA.
-  const Scenario s = parse_scenario(json{{"model", "qwen2.5-72b"}, {"task", "lora"}, {"gpu", "a100-80gb"}, {"gpus", 8}});
+  const Scenario s =
+      parse_scenario(json{{"model", "qwen2.5-72b"}, {"task", "lora"}, {"gpu", "a100-80gb"}, {"gpus", 8}});
   const Estimate e = estimate(s);
   REQUIRE_FALSE(e.gpu->fits);
-  const auto zero3 = std::find_if(e.remedies.begin(), e.remedies.end(), [](const Remedy& r) { return r.id == "zero3"; });
+  const auto zero3 =
+      std::find_if(e.remedies.begin(), e.remedies.end(), [](const Remedy& r) { return r.id == "zero3"; });
   REQUIRE(zero3 != e.remedies.end());
   CHECK(zero3->fits);
   CHECK(zero3->field == "training.zero");
   CHECK(zero3->value == 3);
   // One GPU has nothing to shard over: no such remedy.
-  const Estimate one = estimate(parse_scenario(json{{"model", "qwen2.5-72b"}, {"task", "lora"}, {"gpu", "a100-80gb"}}));
-  CHECK(std::none_of(one.remedies.begin(), one.remedies.end(), [](const Remedy& r) { return r.id == "zero3"; }));
+  const Estimate one =
+      estimate(parse_scenario(json{{"model", "qwen2.5-72b"}, {"task", "lora"}, {"gpu", "a100-80gb"}}));
+  CHECK(std::none_of(one.remedies.begin(), one.remedies.end(),
+                     [](const Remedy& r) { return r.id == "zero3"; }));
 }
 
 TEST_CASE("Expert: serving at a load buys replicas, not a faster answer than possible", "[expert]") {
-  const Ranked r = ranked(json{{"model", "qwen2.5-7b"}, {"prompt_tokens", 1024}, {"output_tokens", 256},
+  const Ranked r = ranked(json{{"model", "qwen2.5-7b"},
+                               {"prompt_tokens", 1024},
+                               {"output_tokens", 256},
                                {"load", {{"requests_per_s", 20}, {"ttft_s", 2.0}, {"tpot_s", 0.05}}}});
   const Plan& p = top(r);
   REQUIRE(p.load);
@@ -390,6 +434,7 @@ TEST_CASE("Expert: serving at a load buys replicas, not a faster answer than pos
   const std::vector<const Plan*> fit = fitting(r);
   for (size_t i = 1; i < fit.size(); ++i) {
     CHECK((fit[i - 1]->load.has_value() || !fit[i]->load.has_value()));
-    if (fit[i - 1]->load && fit[i]->load) CHECK(fit[i - 1]->load->cost_per_million_tokens <= fit[i]->load->cost_per_million_tokens + 1e-9);
+    if (fit[i - 1]->load && fit[i]->load)
+      CHECK(fit[i - 1]->load->cost_per_million_tokens <= fit[i]->load->cost_per_million_tokens + 1e-9);
   }
 }

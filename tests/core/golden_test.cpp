@@ -21,20 +21,26 @@ using nlohmann::json;
 namespace {
 
 // Same keys, strings and booleans; numbers (integer or not) equal to 1e-12 relative.
-void collect_differences(const json& actual, const json& expected, const std::string& path, std::vector<std::string>* out) {
+void collect_differences(const json& actual, const json& expected, const std::string& path,
+                         std::vector<std::string>* out) {
   if (actual.is_number() && expected.is_number()) {
     const double a = actual.get<double>(), e = expected.get<double>();
-    if (std::fabs(a - e) > 1e-12 * std::max(std::fabs(a), std::fabs(e))) out->push_back(path + ": " + actual.dump() + " vs " + expected.dump());
+    if (std::fabs(a - e) > 1e-12 * std::max(std::fabs(a), std::fabs(e)))
+      out->push_back(path + ": " + actual.dump() + " vs " + expected.dump());
   } else if (actual.is_array() && expected.is_array()) {
     if (actual.size() != expected.size()) {
-      out->push_back(path + ": " + std::to_string(actual.size()) + " items vs " + std::to_string(expected.size()));
+      out->push_back(path + ": " + std::to_string(actual.size()) + " items vs " +
+                     std::to_string(expected.size()));
       return;
     }
-    for (size_t i = 0; i < actual.size(); ++i) collect_differences(actual[i], expected[i], path + "[" + std::to_string(i) + "]", out);
+    for (size_t i = 0; i < actual.size(); ++i)
+      collect_differences(actual[i], expected[i], path + "[" + std::to_string(i) + "]", out);
   } else if (actual.is_object() && expected.is_object()) {
     for (auto it = expected.begin(); it != expected.end(); ++it) {
-      if (!actual.contains(it.key())) out->push_back(path + "." + it.key() + ": missing");
-      else collect_differences(actual.at(it.key()), *it, path + "." + it.key(), out);
+      if (!actual.contains(it.key()))
+        out->push_back(path + "." + it.key() + ": missing");
+      else
+        collect_differences(actual.at(it.key()), *it, path + "." + it.key(), out);
     }
     for (auto it = actual.begin(); it != actual.end(); ++it) {
       if (!expected.contains(it.key())) out->push_back(path + "." + it.key() + ": not expected");

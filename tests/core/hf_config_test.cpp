@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/architecture.h"
 #include "base/error.h"
+#include "model/architecture.h"
 #include "model/precision.h"
 
 using gpusizer::Architecture;
@@ -437,7 +437,8 @@ const char* const kMistralSmall31 = R"({
 // MiniMax-AI/MiniMax-M1 config.json at commit 2abb4f45 (the GitHub repository of
 // MiniMaxAI/MiniMax-M1-80k), every key as released: lightning attention on the layers
 // attn_type_list marks 0, softmax attention on every 8th (1), 32 experts, top-2.
-const char* const kMiniMaxM1 = R"({"architectures": ["MiniMaxM1ForCausalLM"], "attention_dropout": 0.0, "attn_type_list": [0, 0, 0, 0,
+const char* const kMiniMaxM1 =
+    R"({"architectures": ["MiniMaxM1ForCausalLM"], "attention_dropout": 0.0, "attn_type_list": [0, 0, 0, 0,
   0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
   0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
   0, 1, 0, 0, 0, 0, 0, 0, 0, 1], "auto_map": {"AutoConfig":
@@ -551,7 +552,7 @@ TEST_CASE("new families: windows, experts, MTP, vision and the checkpoint's form
   CHECK(gpusizer::from_hf_config(json::parse(kPhi4)).checkpoint_weights.empty());
   const Architecture scout = gpusizer::from_hf_config(json::parse(kLlama4Scout));
   CHECK(scout.shared_experts == 1);
-  CHECK(scout.sliding_window == 8192);      // chunked attention on 3 of 4 layers
+  CHECK(scout.sliding_window == 8192);  // chunked attention on 3 of 4 layers
   CHECK(scout.sliding_window_layers == 36);
   CHECK(scout.vision_params > 800000000);
   // Maverick interleaves MoE with dense layers (interleave_moe_layer_step 2).
@@ -561,7 +562,8 @@ TEST_CASE("new families: windows, experts, MTP, vision and the checkpoint's form
   maverick["text_config"]["max_position_embeddings"] = 1048576;
   const Architecture m = gpusizer::from_hf_config(maverick);
   CHECK(m.dense_layers == 24);
-  CHECK(gpusizer::count_params(m).total == gpusizer::count_params(*gpusizer::find_preset("llama-4-maverick")).total);
+  CHECK(gpusizer::count_params(m).total ==
+        gpusizer::count_params(*gpusizer::find_preset("llama-4-maverick")).total);
   const Architecture gemma = gpusizer::from_hf_config(json::parse(kGemma3_4B));
   CHECK(gemma.heads == 8);  // Gemma3TextConfig defaults
   CHECK(gemma.vocab == 262208);
@@ -599,7 +601,8 @@ TEST_CASE("MiniMax lightning attention: 70 linear layers with a fixed fp32 state
   native.erase("attn_type_list");
   native["model_type"] = "minimax";
   native["layer_types"] = json::array();
-  for (int i = 0; i < 80; ++i) native["layer_types"].push_back(i % 8 == 7 ? "full_attention" : "linear_attention");
+  for (int i = 0; i < 80; ++i)
+    native["layer_types"].push_back(i % 8 == 7 ? "full_attention" : "linear_attention");
   CHECK(gpusizer::count_params(gpusizer::from_hf_config(native)).total == p.total);
   // Without model_type, the class names the dialect.
   json untyped = json::parse(kMiniMaxM1);

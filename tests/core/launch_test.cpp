@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "gpusizer/api.h"
 #include "catalog/catalog.h"
-#include "scenario/engines.h"
-#include "plan/estimate.h"
+#include "gpusizer/api.h"
 #include "launch/launch.h"
+#include "plan/estimate.h"
 #include "plan/planner.h"
+#include "scenario/engines.h"
 
 using namespace gpusizer;
 using nlohmann::json;
@@ -73,11 +73,14 @@ Estimate estimate_of(json scenario, const json& plan) {
   return estimate(parse_scenario(scenario));
 }
 
-const char* const kAwq = R"({"model":"qwen2.5-72b","weights":"awq-int4","batch":8,"seq_len":8192,"filters":{"gpus":["a10"]}})";
+const char* const kAwq =
+    R"({"model":"qwen2.5-72b","weights":"awq-int4","batch":8,"seq_len":8192,"filters":{"gpus":["a10"]}})";
 
 }  // namespace
 
-TEST_CASE("Serving Qwen2.5-72B AWQ on the cheapest A10 plan: golden vLLM and swift lines, Marlin, the AWQ repo", "[launch]") {
+TEST_CASE(
+    "Serving Qwen2.5-72B AWQ on the cheapest A10 plan: golden vLLM and swift lines, Marlin, the AWQ repo",
+    "[launch]") {
   const json out = launch(kAwq);
   const json& plan = out["plan"];
   CHECK(plan["source"] == "ranking");
@@ -92,14 +95,18 @@ TEST_CASE("Serving Qwen2.5-72B AWQ on the cheapest A10 plan: golden vLLM and swi
   std::snprintf(util, sizeof util, "%.2f", std::max(0.90, std::min(0.95, needed)));
   const std::string vllm = text(out, "vllm");
   CHECK(vllm.substr(vllm.find("vllm serve")) ==
-        "vllm serve Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --tensor-parallel-size " + tp + " \\\n  --pipeline-parallel-size " + pp +
+        "vllm serve Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --tensor-parallel-size " + tp +
+            " \\\n  --pipeline-parallel-size " + pp +
             " \\\n  --max-model-len 8192 \\\n  --max-num-seqs 8 \\\n  --gpu-memory-utilization " + util +
             " \\\n  --dtype float16 \\\n  --quantization awq_marlin \\\n  --kv-cache-dtype auto\n");
   const std::string swift = text(out, "ms-swift");
-  CHECK(swift.find("swift deploy \\\n  --model Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --infer_backend vllm \\\n  --torch_dtype float16 \\\n"
-                   "  --vllm_tensor_parallel_size " + tp) != std::string::npos);
+  CHECK(swift.find("swift deploy \\\n  --model Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --infer_backend vllm \\\n "
+                   " --torch_dtype float16 \\\n"
+                   "  --vllm_tensor_parallel_size " +
+                   tp) != std::string::npos);
   CHECK(swift.find("--vllm_max_model_len 8192 \\\n  --vllm_max_num_seqs 8") != std::string::npos);
-  CHECK(out["notes"].dump().find("Qwen/Qwen2.5-72B-Instruct-AWQ: the publisher's awq-int4 checkpoint") != std::string::npos);
+  CHECK(out["notes"].dump().find("Qwen/Qwen2.5-72B-Instruct-AWQ: the publisher's awq-int4 checkpoint") !=
+        std::string::npos);
   CHECK(out["notes"].dump().find("awq_marlin: the Marlin kernel") != std::string::npos);
   CHECK(out["notes"].dump().find("concurrent sequences of 8192 tokens") != std::string::npos);
   for (const json& c : out["commands"]) {
@@ -108,7 +115,8 @@ TEST_CASE("Serving Qwen2.5-72B AWQ on the cheapest A10 plan: golden vLLM and swi
   }
 }
 
-TEST_CASE("vLLM's KV-cache note: the budget 0.90 of the card leaves after weights, activations and runtime", "[launch]") {
+TEST_CASE("vLLM's KV-cache note: the budget 0.90 of the card leaves after weights, activations and runtime",
+          "[launch]") {
   const char* const input = R"({"model":"llama-3.1-8b","gpu":"a100-80gb","seq_len":8192,"batch":4})";
   const json out = launch(input);
   CHECK(text(out, "vllm").find("--gpu-memory-utilization 0.90") != std::string::npos);
@@ -119,40 +127,55 @@ TEST_CASE("vLLM's KV-cache note: the budget 0.90 of the card leaves after weight
   CHECK(sequences > 4);
   char gib[32];
   std::snprintf(gib, sizeof gib, "%.1f GiB", budget / 1073741824.0);
-  CHECK(out["notes"].dump().find(std::string("--gpu-memory-utilization 0.90 leaves ") + gib + " of KV cache on each GPU, " +
-                                 std::to_string(sequences) + " concurrent sequences of 8192 tokens") != std::string::npos);
+  CHECK(out["notes"].dump().find(std::string("--gpu-memory-utilization 0.90 leaves ") + gib +
+                                 " of KV cache on each GPU, " + std::to_string(sequences) +
+                                 " concurrent sequences of 8192 tokens") != std::string::npos);
   // Below compute capability 8.0 vLLM 0.11 has no Marlin: plain awq on a T4.
-  const json t4 = launch(R"({"model":"qwen2.5-7b","weights":"awq-int4","gpu":"t4","seq_len":4096,"batch":2})");
+  const json t4 =
+      launch(R"({"model":"qwen2.5-7b","weights":"awq-int4","gpu":"t4","seq_len":4096,"batch":2})");
   CHECK(text(t4, "vllm").find("--quantization awq \\\n") != std::string::npos);
   CHECK(text(t4, "vllm").find("vllm serve Qwen/Qwen2.5-7B-Instruct-AWQ") != std::string::npos);
 }
 
 TEST_CASE("SGLang, LMDeploy, TensorRT-LLM and llama.cpp lines for their own plans", "[launch]") {
-  const json sg = launch(R"({"model":"qwen2.5-72b","weights":"awq-int4","engine":"sglang","batch":8,"seq_len":8192,"gpu":"a100-80gb","gpus":2,"tp":2})");
+  const json sg = launch(
+      R"({"model":"qwen2.5-72b","weights":"awq-int4","engine":"sglang","batch":8,"seq_len":8192,"gpu":"a100-80gb","gpus":2,"tp":2})");
   const std::string sglang = text(sg, "sglang");
-  CHECK(sglang.rfind("python -m sglang.launch_server \\\n  --model-path Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --tp 2", 0) == 0);
-  const Estimate e = estimate(parse_scenario(json::parse(R"({"model":"qwen2.5-72b","weights":"awq-int4","engine":"sglang","batch":8,"seq_len":8192,"gpu":"a100-80gb","gpus":2,"tp":2})")));
-  CHECK(sglang.find("--mem-fraction-static " + fraction(e.memory.breakdown.weights + e.memory.breakdown.kv_cache, "a100-80gb")) != std::string::npos);
+  CHECK(sglang.rfind(
+            "python -m sglang.launch_server \\\n  --model-path Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --tp 2",
+            0) == 0);
+  const Estimate e = estimate(parse_scenario(json::parse(
+      R"({"model":"qwen2.5-72b","weights":"awq-int4","engine":"sglang","batch":8,"seq_len":8192,"gpu":"a100-80gb","gpus":2,"tp":2})")));
+  CHECK(sglang.find("--mem-fraction-static " +
+                    fraction(e.memory.breakdown.weights + e.memory.breakdown.kv_cache, "a100-80gb")) !=
+        std::string::npos);
   CHECK(sglang.find("--context-length 8192 \\\n  --max-running-requests 8") != std::string::npos);
   CHECK(sglang.find("--quantization awq") != std::string::npos);
   CHECK(sg["commands"].size() == 1);
 
-  const json lm = launch(R"({"model":"qwen2.5-72b","weights":"awq-int4","kv_cache":"int8","engine":"lmdeploy","batch":16,"seq_len":16384,"gpu":"a100-80gb","gpus":2,"tp":2})");
+  const json lm = launch(
+      R"({"model":"qwen2.5-72b","weights":"awq-int4","kv_cache":"int8","engine":"lmdeploy","batch":16,"seq_len":16384,"gpu":"a100-80gb","gpus":2,"tp":2})");
   CHECK(text(lm, "lmdeploy") ==
-        "lmdeploy serve api_server Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --backend turbomind \\\n  --tp 2 \\\n  --session-len 16384 \\\n"
-        "  --max-batch-size 16 \\\n  --cache-max-entry-count 0.80 \\\n  --model-format awq \\\n  --quant-policy 8\n");
+        "lmdeploy serve api_server Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --backend turbomind \\\n  --tp 2 \\\n "
+        " --session-len 16384 \\\n"
+        "  --max-batch-size 16 \\\n  --cache-max-entry-count 0.80 \\\n  --model-format awq \\\n  "
+        "--quant-policy 8\n");
   CHECK(command(lm, "lmdeploy", "shell")["version_checked"] == "LMDeploy 0.10.2");
 
-  const json trt = launch(R"({"model":"llama-3.1-70b","kv_cache":"fp8","engine":"tensorrt-llm","batch":8,"seq_len":8192,"gpu":"h100-80gb","gpus":4,"tp":4})");
+  const json trt = launch(
+      R"({"model":"llama-3.1-70b","kv_cache":"fp8","engine":"tensorrt-llm","batch":8,"seq_len":8192,"gpu":"h100-80gb","gpus":4,"tp":4})");
   CHECK(text(trt, "tensorrt-llm") ==
-        "trtllm-serve meta-llama/Llama-3.1-70B \\\n  --backend pytorch \\\n  --tp_size 4 \\\n  --pp_size 1 \\\n  --max_batch_size 8 \\\n"
+        "trtllm-serve meta-llama/Llama-3.1-70B \\\n  --backend pytorch \\\n  --tp_size 4 \\\n  --pp_size 1 "
+        "\\\n  --max_batch_size 8 \\\n"
         "  --max_num_tokens 8192 \\\n  --max_seq_len 8192 \\\n  --kv_cache_free_gpu_memory_fraction 0.90 \\\n"
         "  --extra_llm_api_options extra_llm_api_options.yaml\n");
   CHECK(text(trt, "tensorrt-llm", "yaml") == "kv_cache_config:\n  dtype: fp8\n");
 
-  const json cpp = launch(R"({"model":"llama-3.1-70b","weights":"q4_k_m","kv_cache":"int8","engine":"llama.cpp","batch":4,"seq_len":8192,"gpu":"rtx4090","gpus":2,"pp":2})");
+  const json cpp = launch(
+      R"({"model":"llama-3.1-70b","weights":"q4_k_m","kv_cache":"int8","engine":"llama.cpp","batch":4,"seq_len":8192,"gpu":"rtx4090","gpus":2,"pp":2})");
   CHECK(text(cpp, "llama.cpp") ==
-        "llama-server \\\n  -m /path/to/model-Q4_K_M.gguf \\\n  -c 32768 \\\n  -np 4 \\\n  -ngl 999 \\\n  --split-mode layer \\\n"
+        "llama-server \\\n  -m /path/to/model-Q4_K_M.gguf \\\n  -c 32768 \\\n  -np 4 \\\n  -ngl 999 \\\n  "
+        "--split-mode layer \\\n"
         "  -fa on \\\n  --cache-type-k q8_0 \\\n  --cache-type-v q8_0\n");
 }
 
@@ -161,17 +184,21 @@ TEST_CASE("Plans an engine cannot run get a warning and no command", "[launch]")
   const json tp = launch(R"({"model":"qwen2.5-7b","engine":"transformers","gpu":"a10","gpus":2,"tp":2})");
   CHECK(has_warning(tp, "launch_plan_invalid"));
   CHECK(tp["commands"].empty());
-  const json nodes = launch(R"({"model":"qwen2.5-7b","engine":"lmdeploy","plan":{"gpu":"a10","gpus_per_instance":1,"instances":2,"tp":2}})");
+  const json nodes = launch(
+      R"({"model":"qwen2.5-7b","engine":"lmdeploy","plan":{"gpu":"a10","gpus_per_instance":1,"instances":2,"tp":2}})");
   CHECK(has_warning(nodes, "launch_plan_invalid"));
   CHECK(nodes["commands"].empty());
-  const json awq_cpp = launch(R"({"model":"qwen2.5-7b","engine":"llama.cpp","weights":"awq-int4","gpu":"a10"})");
+  const json awq_cpp =
+      launch(R"({"model":"qwen2.5-7b","engine":"llama.cpp","weights":"awq-int4","gpu":"a10"})");
   CHECK(has_warning(awq_cpp, "launch_plan_invalid"));
-  const json uneven = launch(R"({"model":"qwen2.5-7b","task":"lora","plan":{"gpu":"a10","gpus_per_instance":3,"instances":2}})");
+  const json uneven = launch(
+      R"({"model":"qwen2.5-7b","task":"lora","plan":{"gpu":"a10","gpus_per_instance":3,"instances":2}})");
   CHECK_FALSE(has_warning(uneven, "launch_plan_invalid"));  // 6 GPUs over 2 nodes: even
   // Without a plan: the cheapest plan the engine can run, and a note when the ranking's first
   // fitting plan is one it cannot (the planner may or may not rank such plans first).
-  for (const char* input : {R"({"model":"qwen2.5-72b","weights":"awq-int4","batch":16,"seq_len":32768,"engine":"lmdeploy"})",
-                            R"({"model":"llama-3.1-70b","task":"lora","engine":"megatron","seq_len":4096,"batch":2})"}) {
+  for (const char* input :
+       {R"({"model":"qwen2.5-72b","weights":"awq-int4","batch":16,"seq_len":32768,"engine":"lmdeploy"})",
+        R"({"model":"llama-3.1-70b","task":"lora","engine":"megatron","seq_len":4096,"batch":2})"}) {
     INFO(input);
     const json out = launch(input);
     const json ranked = run_command("rank", input).value["plans"];
@@ -180,27 +207,37 @@ TEST_CASE("Plans an engine cannot run get a warning and no command", "[launch]")
     top_input["plan"] = {{"instance", top["instance"]}};  // that type's first row: the ranking's top plan
     const json top_launch = launch(top_input.dump());
     const bool top_refused = top_launch["commands"].empty();
-    const bool noted = !out["notes"].empty() && out["notes"][0].get<std::string>().find("the cheapest plan, ") == 0;
+    const bool noted =
+        !out["notes"].empty() && out["notes"][0].get<std::string>().find("the cheapest plan, ") == 0;
     CHECK(noted == top_refused);
-    if (top_refused && noted) CHECK(out["notes"][0].get<std::string>().find("cannot be launched") != std::string::npos);
+    if (top_refused && noted)
+      CHECK(out["notes"][0].get<std::string>().find("cannot be launched") != std::string::npos);
     CHECK_FALSE(out["commands"].empty());
   }
   const json ok = launch(R"({"model":"qwen2.5-7b","engine":"transformers","gpu":"a10","gpus":2,"pp":2})");
   CHECK_FALSE(has_warning(ok, "launch_plan_invalid"));
-  CHECK(text(ok, "ms-swift").rfind("CUDA_VISIBLE_DEVICES=0,1 swift deploy \\\n  --model Qwen/Qwen2.5-7B \\\n  --infer_backend pt", 0) == 0);
+  CHECK(
+      text(ok, "ms-swift")
+          .rfind(
+              "CUDA_VISIBLE_DEVICES=0,1 swift deploy \\\n  --model Qwen/Qwen2.5-7B \\\n  --infer_backend pt",
+              0) == 0);
 }
 
 TEST_CASE("QLoRA: swift lora + 4-bit bnb, LLaMA-Factory quantization_bit 4", "[launch]") {
   const json out = launch(R"({"model":"qwen2.5-7b","task":"qlora","batch":4,"seq_len":2048,
                               "training":{"lora_rank":16,"grad_accum":4},"plan":{"gpu":"a10"}})");
   const std::string swift = text(out, "ms-swift");
-  CHECK(swift.rfind("NPROC_PER_NODE=1 \\\nswift sft \\\n  --model Qwen/Qwen2.5-7B \\\n  --train_type lora \\\n  --torch_dtype bfloat16 \\\n"
-                    "  --quant_method bnb \\\n  --quant_bits 4 \\\n  --lora_rank 16 \\\n  --target_modules all-linear \\\n", 0) == 0);
+  CHECK(swift.rfind("NPROC_PER_NODE=1 \\\nswift sft \\\n  --model Qwen/Qwen2.5-7B \\\n  --train_type lora "
+                    "\\\n  --torch_dtype bfloat16 \\\n"
+                    "  --quant_method bnb \\\n  --quant_bits 4 \\\n  --lora_rank 16 \\\n  --target_modules "
+                    "all-linear \\\n",
+                    0) == 0);
   CHECK(swift.find("--deepspeed") == std::string::npos);  // one GPU, ZeRO 0: no DeepSpeed
   const std::string yaml = text(out, "llama-factory", "yaml");
-  for (const char* line : {"quantization_bit: 4\n", "quantization_method: bitsandbytes\n", "finetuning_type: lora\n",
-                           "lora_rank: 16\n", "lora_target: all\n", "cutoff_len: 2048\n", "per_device_train_batch_size: 4\n",
-                           "gradient_accumulation_steps: 4\n", "bf16: true\n"}) {
+  for (const char* line :
+       {"quantization_bit: 4\n", "quantization_method: bitsandbytes\n", "finetuning_type: lora\n",
+        "lora_rank: 16\n", "lora_target: all\n", "cutoff_len: 2048\n", "per_device_train_batch_size: 4\n",
+        "gradient_accumulation_steps: 4\n", "bf16: true\n"}) {
     CHECK(yaml.find(line) != std::string::npos);
   }
   CHECK(yaml.find("deepspeed:") == std::string::npos);
@@ -224,13 +261,18 @@ TEST_CASE("ZeRO-3 full fine-tune on two 8-GPU nodes: multi-node lines and ds_con
   CHECK(ds["zero_optimization"]["offload_optimizer"] == json({{"device", "cpu"}, {"pin_memory", true}}));
   CHECK(ds["zero_optimization"]["offload_param"] == json({{"device", "cpu"}, {"pin_memory", true}}));
   CHECK(text(out, "torchrun") ==
-        "torchrun \\\n  --nnodes 2 \\\n  --nproc_per_node 8 \\\n  --node_rank $NODE_RANK \\\n  --master_addr $MASTER_ADDR \\\n"
+        "torchrun \\\n  --nnodes 2 \\\n  --nproc_per_node 8 \\\n  --node_rank $NODE_RANK \\\n  --master_addr "
+        "$MASTER_ADDR \\\n"
         "  --master_port 29500 \\\n  train.py \\\n  --deepspeed ds_config.json\n");
   CHECK(text(out, "deepspeed") ==
-        "deepspeed \\\n  --hostfile hostfile \\\n  --num_nodes 2 \\\n  --num_gpus 8 \\\n  --node_rank $NODE_RANK \\\n"
-        "  --master_addr $MASTER_ADDR \\\n  --master_port 29500 \\\n  --no_ssh \\\n  train.py \\\n  --deepspeed ds_config.json\n");
+        "deepspeed \\\n  --hostfile hostfile \\\n  --num_nodes 2 \\\n  --num_gpus 8 \\\n  --node_rank "
+        "$NODE_RANK \\\n"
+        "  --master_addr $MASTER_ADDR \\\n  --master_port 29500 \\\n  --no_ssh \\\n  train.py \\\n  "
+        "--deepspeed ds_config.json\n");
   const std::string swift = text(out, "ms-swift");
-  CHECK(swift.rfind("NNODES=2 NODE_RANK=$NODE_RANK MASTER_ADDR=$MASTER_ADDR MASTER_PORT=29500 NPROC_PER_NODE=8 \\\nswift sft", 0) == 0);
+  CHECK(swift.rfind("NNODES=2 NODE_RANK=$NODE_RANK MASTER_ADDR=$MASTER_ADDR MASTER_PORT=29500 "
+                    "NPROC_PER_NODE=8 \\\nswift sft",
+                    0) == 0);
   CHECK(swift.find("--deepspeed zero3_offload") != std::string::npos);  // ms-swift's built-in config matches
   CHECK(text(out, "llama-factory").find("NNODES=2 NODE_RANK=$NODE_RANK") == 0);
   CHECK(text(out, "llama-factory", "yaml").find("deepspeed: ds_config.json\n") != std::string::npos);
@@ -251,16 +293,22 @@ TEST_CASE("Cards without bf16 get float16 and a warning", "[launch]") {
   const json serve = launch(R"({"model":"qwen2.5-1.5b","gpu":"t4"})");
   CHECK(serve["plan"]["dtype"] == "float16");
   CHECK(text(serve, "vllm").find("--dtype float16") != std::string::npos);
-  CHECK(text(launch(R"({"model":"qwen2.5-1.5b","gpu":"t4","engine":"sglang"})"), "sglang").find("--dtype float16") != std::string::npos);
+  CHECK(text(launch(R"({"model":"qwen2.5-1.5b","gpu":"t4","engine":"sglang"})"), "sglang")
+            .find("--dtype float16") != std::string::npos);
   CHECK(text(serve, "ms-swift").find("--torch_dtype float16") != std::string::npos);
   CHECK(has_warning(serve, "launch_fp16"));
 
-  const json train = launch(R"({"model":"qwen2.5-7b","task":"lora","gpu":"v100-32gb","gpus":2,"training":{"zero":2}})");
+  const json train =
+      launch(R"({"model":"qwen2.5-7b","task":"lora","gpu":"v100-32gb","gpus":2,"training":{"zero":2}})");
   CHECK(has_warning(train, "launch_fp16"));
   const json ds = json::parse(text(train, "deepspeed", "json"));
   CHECK_FALSE(ds.contains("bf16"));
-  CHECK(ds["fp16"] == json({{"enabled", true}, {"loss_scale", 0}, {"loss_scale_window", 1000},
-                            {"initial_scale_power", 16}, {"hysteresis", 2}, {"min_loss_scale", 1}}));
+  CHECK(ds["fp16"] == json({{"enabled", true},
+                            {"loss_scale", 0},
+                            {"loss_scale_window", 1000},
+                            {"initial_scale_power", 16},
+                            {"hysteresis", 2},
+                            {"min_loss_scale", 1}}));
   CHECK(text(train, "llama-factory", "yaml").find("fp16: true\n") != std::string::npos);
   CHECK(text(train, "ms-swift").find("--torch_dtype float16") != std::string::npos);
   CHECK(text(train, "ms-swift").find("--deepspeed zero2") != std::string::npos);
@@ -271,7 +319,8 @@ TEST_CASE("Cards without bf16 get float16 and a warning", "[launch]") {
 }
 
 TEST_CASE("Memory fractions cover the estimate and never exceed 0.95", "[launch]") {
-  for (const char* s : {R"({"model":"qwen2.5-1.5b","gpu":"h200"})", R"({"model":"llama-3.1-8b","gpu":"l4","seq_len":8192,"batch":2})",
+  for (const char* s : {R"({"model":"qwen2.5-1.5b","gpu":"h200"})",
+                        R"({"model":"llama-3.1-8b","gpu":"l4","seq_len":8192,"batch":2})",
                         R"({"model":"llama-3.1-8b","gpu":"a10","seq_len":32768,"batch":8})"}) {
     const json out = launch(s);
     const std::string v = text(out, "vllm");
@@ -289,11 +338,15 @@ TEST_CASE("Settings the tools cannot express are said", "[launch]") {
   CHECK(text(kv, "vllm").find("--kv-cache-dtype auto") != std::string::npos);
   const json fp8 = launch(R"({"model":"llama-3.1-8b","gpu":"h100-80gb","kv_cache":"fp8"})");
   CHECK(text(fp8, "vllm").find("--kv-cache-dtype fp8\n") != std::string::npos);
-  CHECK(text(launch(R"({"model":"llama-3.1-8b","gpu":"h100-80gb","kv_cache":"fp8","engine":"sglang"})"), "sglang").find("--kv-cache-dtype fp8_e4m3") != std::string::npos);
+  CHECK(text(launch(R"({"model":"llama-3.1-8b","gpu":"h100-80gb","kv_cache":"fp8","engine":"sglang"})"),
+             "sglang")
+            .find("--kv-cache-dtype fp8_e4m3") != std::string::npos);
   CHECK(fp8["notes"].dump().find("swift deploy") != std::string::npos);
-  const json tp = launch(R"({"model":"llama-3.1-8b","task":"full","gpu":"a100-80gb","gpus":8,"tp":2,"training":{"zero":1}})");
+  const json tp = launch(
+      R"({"model":"llama-3.1-8b","task":"full","gpu":"a100-80gb","gpus":8,"tp":2,"training":{"zero":1}})");
   CHECK(has_warning(tp, "launch_parallelism_unsupported"));
-  const json sel = launch(R"({"model":"llama-3.1-8b","task":"lora","gpu":"a100-80gb","training":{"grad_checkpointing":"selective","master_weights":false}})");
+  const json sel = launch(
+      R"({"model":"llama-3.1-8b","task":"lora","gpu":"a100-80gb","training":{"grad_checkpointing":"selective","master_weights":false}})");
   CHECK(sel["notes"].dump().find("selective checkpointing") != std::string::npos);
   CHECK(sel["notes"].dump().find("master_weights") != std::string::npos);
 }
@@ -302,7 +355,11 @@ TEST_CASE("Data-parallel serving replicas", "[launch]") {
   const json out = launch(R"({"model":"llama-3.1-8b","gpu":"a100-80gb","gpus":4,"tp":2,"batch":16})");
   CHECK(out["plan"]["dp"] == 2);
   CHECK(text(out, "vllm").find("--data-parallel-size 2") != std::string::npos);
-  CHECK(text(launch(R"({"model":"llama-3.1-8b","gpu":"a100-80gb","gpus":4,"tp":2,"batch":16,"engine":"sglang"})"), "sglang").find("--dp-size 2") != std::string::npos);
+  CHECK(
+      text(launch(
+               R"({"model":"llama-3.1-8b","gpu":"a100-80gb","gpus":4,"tp":2,"batch":16,"engine":"sglang"})"),
+           "sglang")
+          .find("--dp-size 2") != std::string::npos);
   CHECK(text(out, "ms-swift").find("--vllm_data_parallel_size 2") != std::string::npos);
 }
 
@@ -369,28 +426,42 @@ int64_t num(const Parsed& p, const std::string& flag, int64_t absent = 1) {
 
 int64_t count_devices(const Parsed& p, int64_t absent) {
   const auto it = p.env.find("CUDA_VISIBLE_DEVICES");
-  return it == p.env.end() ? absent : static_cast<int64_t>(std::count(it->second.begin(), it->second.end(), ',')) + 1;
+  return it == p.env.end() ? absent
+                           : static_cast<int64_t>(std::count(it->second.begin(), it->second.end(), ',')) + 1;
 }
 
 // The flags each tool's generator may write: the names docs/launch.md lists for the version checked.
 const std::map<std::string, std::set<std::string>>& known_flags() {
   static const std::map<std::string, std::set<std::string>> flags = {
-      {"vllm serve", {"--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size", "--max-model-len", "--max-num-seqs",
-                      "--gpu-memory-utilization", "--dtype", "--quantization", "--kv-cache-dtype"}},
-      {"sglang", {"--model-path", "--tp", "--pp-size", "--dp-size", "--context-length", "--max-running-requests", "--mem-fraction-static",
-                  "--dtype", "--quantization", "--kv-cache-dtype", "--nnodes", "--node-rank", "--dist-init-addr", "-m"}},
-      {"swift deploy", {"--model", "--infer_backend", "--torch_dtype", "--vllm_tensor_parallel_size", "--vllm_pipeline_parallel_size",
-                        "--vllm_data_parallel_size", "--vllm_max_model_len", "--vllm_max_num_seqs", "--vllm_gpu_memory_utilization",
-                        "--max_batch_size", "--max_length"}},
-      {"swift sft", {"--model", "--train_type", "--torch_dtype", "--quant_method", "--quant_bits", "--bnb_4bit_quant_storage", "--lora_rank",
-                     "--target_modules", "--deepspeed", "--max_length", "--per_device_train_batch_size", "--gradient_accumulation_steps",
-                     "--gradient_checkpointing", "--optim", "--max_grad_norm", "--dataset", "--output_dir"}},
-      {"lmdeploy", {"--backend", "--tp", "--session-len", "--max-batch-size", "--cache-max-entry-count", "--model-format", "--quant-policy", "--dtype"}},
-      {"trtllm-serve", {"--backend", "--tp_size", "--pp_size", "--max_batch_size", "--max_num_tokens", "--max_seq_len",
-                        "--kv_cache_free_gpu_memory_fraction", "--extra_llm_api_options"}},
-      {"llama-server", {"-m", "-c", "-np", "-ngl", "--split-mode", "-fa", "--cache-type-k", "--cache-type-v"}},
-      {"torchrun", {"--nnodes", "--nproc_per_node", "--node_rank", "--master_addr", "--master_port", "--deepspeed"}},
-      {"deepspeed", {"--hostfile", "--num_nodes", "--num_gpus", "--node_rank", "--master_addr", "--master_port", "--no_ssh", "--deepspeed"}},
+      {"vllm serve",
+       {"--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size", "--max-model-len",
+        "--max-num-seqs", "--gpu-memory-utilization", "--dtype", "--quantization", "--kv-cache-dtype"}},
+      {"sglang",
+       {"--model-path", "--tp", "--pp-size", "--dp-size", "--context-length", "--max-running-requests",
+        "--mem-fraction-static", "--dtype", "--quantization", "--kv-cache-dtype", "--nnodes", "--node-rank",
+        "--dist-init-addr", "-m"}},
+      {"swift deploy",
+       {"--model", "--infer_backend", "--torch_dtype", "--vllm_tensor_parallel_size",
+        "--vllm_pipeline_parallel_size", "--vllm_data_parallel_size", "--vllm_max_model_len",
+        "--vllm_max_num_seqs", "--vllm_gpu_memory_utilization", "--max_batch_size", "--max_length"}},
+      {"swift sft",
+       {"--model", "--train_type", "--torch_dtype", "--quant_method", "--quant_bits",
+        "--bnb_4bit_quant_storage", "--lora_rank", "--target_modules", "--deepspeed", "--max_length",
+        "--per_device_train_batch_size", "--gradient_accumulation_steps", "--gradient_checkpointing",
+        "--optim", "--max_grad_norm", "--dataset", "--output_dir"}},
+      {"lmdeploy",
+       {"--backend", "--tp", "--session-len", "--max-batch-size", "--cache-max-entry-count", "--model-format",
+        "--quant-policy", "--dtype"}},
+      {"trtllm-serve",
+       {"--backend", "--tp_size", "--pp_size", "--max_batch_size", "--max_num_tokens", "--max_seq_len",
+        "--kv_cache_free_gpu_memory_fraction", "--extra_llm_api_options"}},
+      {"llama-server",
+       {"-m", "-c", "-np", "-ngl", "--split-mode", "-fa", "--cache-type-k", "--cache-type-v"}},
+      {"torchrun",
+       {"--nnodes", "--nproc_per_node", "--node_rank", "--master_addr", "--master_port", "--deepspeed"}},
+      {"deepspeed",
+       {"--hostfile", "--num_nodes", "--num_gpus", "--node_rank", "--master_addr", "--master_port",
+        "--no_ssh", "--deepspeed"}},
       {"llamafactory-cli", {}},
   };
   return flags;
@@ -399,14 +470,15 @@ const std::map<std::string, std::set<std::string>>& known_flags() {
 std::string tool_key(const Parsed& p, const std::string& text) {
   if (p.program == "vllm") return "vllm serve";
   if (p.program == "python") return "sglang";
-  if (p.program == "swift") return text.find("swift deploy") != std::string::npos ? "swift deploy" : "swift sft";
+  if (p.program == "swift")
+    return text.find("swift deploy") != std::string::npos ? "swift deploy" : "swift sft";
   if (p.program == "lmdeploy") return "lmdeploy";
   return p.program;
 }
 
 struct Tally {
   int launched = 0;
-  std::map<std::string, int> blocked;  // reason (first words) -> plans
+  std::map<std::string, int> blocked;    // reason (first words) -> plans
   std::vector<std::string> top_blocked;  // scenarios whose first fitting plan gets no command
 };
 
@@ -429,8 +501,10 @@ void check_serving(const Scenario& s, const Plan& plan, const json& out) {
   const bool independent = plan.instances > 1 && (plan.gpus / plan.instances) % (plan.tp * plan.pp) == 0;
   const int64_t servers = independent ? plan.instances : 1;  // the same command on each instance
   // GPUs one server command uses on its node: one replica's, or the node's share of a replica spanning nodes.
-  const int64_t replica_gpus = plan.instances > 1 && !independent ? plan.gpus / plan.instances : plan.tp * plan.pp;
-  const std::set<std::string> tp_flags = {"--tensor-parallel-size", "--tp", "--tp_size", "--vllm_tensor_parallel_size"};
+  const int64_t replica_gpus =
+      plan.instances > 1 && !independent ? plan.gpus / plan.instances : plan.tp * plan.pp;
+  const std::set<std::string> tp_flags = {"--tensor-parallel-size", "--tp", "--tp_size",
+                                          "--vllm_tensor_parallel_size"};
   for (const json& cmd : out["commands"]) {
     if (cmd["kind"] != "shell") continue;
     const std::string text = cmd["text"];
@@ -443,11 +517,14 @@ void check_serving(const Scenario& s, const Plan& plan, const json& out) {
     }
     if (tool == "vllm serve") {
       CHECK(num(p, "--tensor-parallel-size") == plan.tp);
-      CHECK(num(p, "--tensor-parallel-size") * num(p, "--pipeline-parallel-size") * num(p, "--data-parallel-size") * servers == plan.gpus);
+      CHECK(num(p, "--tensor-parallel-size") * num(p, "--pipeline-parallel-size") *
+                num(p, "--data-parallel-size") * servers ==
+            plan.gpus);
       const double util = std::stod(p.flags.at("--gpu-memory-utilization"));
       CHECK(util >= 0.90);
       CHECK(util <= 0.95);
-      if (plan.per_gpu_bytes / find_gpu(plan.instance->gpu_id)->memory_bytes <= 0.89) CHECK(util == Approx(0.90));
+      if (plan.per_gpu_bytes / find_gpu(plan.instance->gpu_id)->memory_bytes <= 0.89)
+        CHECK(util == Approx(0.90));
       const std::string q = p.flags.count("--quantization") ? p.flags.at("--quantization") : "";
       const std::string arch = find_gpu(plan.instance->gpu_id)->arch;
       const bool sm80 = arch == "ampere" || arch == "ada" || arch == "hopper" || arch == "blackwell";
@@ -460,7 +537,9 @@ void check_serving(const Scenario& s, const Plan& plan, const json& out) {
       CHECK(num(p, "--nnodes") == plan.instances / servers);
     } else if (tool == "swift deploy") {
       if (p.flags.at("--infer_backend") == "vllm") {
-        CHECK(num(p, "--vllm_tensor_parallel_size") * num(p, "--vllm_pipeline_parallel_size") * num(p, "--vllm_data_parallel_size") * servers == plan.gpus);
+        CHECK(num(p, "--vllm_tensor_parallel_size") * num(p, "--vllm_pipeline_parallel_size") *
+                  num(p, "--vllm_data_parallel_size") * servers ==
+              plan.gpus);
       } else {
         CHECK(count_devices(p, plan.instance->gpus) == replica_gpus);  // device_map over one replica's GPUs
       }
@@ -469,7 +548,8 @@ void check_serving(const Scenario& s, const Plan& plan, const json& out) {
       CHECK(num(p, "--tp") == plan.tp);
       CHECK(count_devices(p, plan.instance->gpus) == replica_gpus);  // one replica's GPUs per server
       CHECK(num(p, "--max-batch-size") == s.batch);
-      if (p.flags.count("--dtype")) CHECK((p.flags.at("--dtype") == "float16" || p.flags.at("--dtype") == "bfloat16"));
+      if (p.flags.count("--dtype"))
+        CHECK((p.flags.at("--dtype") == "float16" || p.flags.at("--dtype") == "bfloat16"));
       if (s.kv_cache == KvFormat::Int8) CHECK(num(p, "--quant-policy") == 8);
       if (s.kv_cache == KvFormat::Int4) CHECK(num(p, "--quant-policy") == 4);
       const double share = std::stod(p.flags.at("--cache-max-entry-count"));
@@ -505,7 +585,8 @@ void check_training(const Scenario& s, const Plan& plan, const json& out) {
       const json ds = json::parse(text);
       const int64_t micro = ds["train_micro_batch_size_per_gpu"], accum = ds["gradient_accumulation_steps"];
       CHECK(ds["train_batch_size"] == micro * accum * (world / (plan.tp * plan.pp)));
-      CHECK(ds["train_batch_size"] == micro * accum * world);  // the HF Trainer runs DeepSpeed without model parallelism
+      CHECK(ds["train_batch_size"] ==
+            micro * accum * world);  // the HF Trainer runs DeepSpeed without model parallelism
       CHECK(micro == s.batch);
       CHECK(ds["zero_optimization"]["stage"] == plan.zero);
       continue;
@@ -521,7 +602,8 @@ void check_training(const Scenario& s, const Plan& plan, const json& out) {
       CHECK(num(p, "--num_nodes") * num(p, "--num_gpus") == world);
     } else {  // ms-swift and LLaMA-Factory read the node layout from the environment
       const int64_t nodes = p.env.count("NNODES") ? std::stoll(p.env.at("NNODES")) : 1;
-      const int64_t per_node = p.env.count("NPROC_PER_NODE") ? std::stoll(p.env.at("NPROC_PER_NODE")) : count_devices(p, plan.instance->gpus);
+      const int64_t per_node = p.env.count("NPROC_PER_NODE") ? std::stoll(p.env.at("NPROC_PER_NODE"))
+                                                             : count_devices(p, plan.instance->gpus);
       CHECK(nodes * per_node == world);
       CHECK(nodes == plan.instances);
     }
@@ -541,21 +623,31 @@ void launch_every_plan(const std::string& input, Tally& tally) {
   for (const Plan& plan : plans) {
     if (!plan.fits) continue;
     ++fitting;
-    INFO(plan.instance->instance << ": " << plan.gpus << " GPUs on " << plan.instances << " x " << plan.instance->gpus
-                                 << ", tp " << plan.tp << ", pp " << plan.pp << ", zero " << plan.zero);
-    const LaunchPlan lp{plan.instance->gpu_id, plan.instance->instance, "ranking", plan.instance->gpus, plan.instances,
-                        plan.gpus, plan.tp, plan.pp, plan.zero};
+    INFO(plan.instance->instance << ": " << plan.gpus << " GPUs on " << plan.instances << " x "
+                                 << plan.instance->gpus << ", tp " << plan.tp << ", pp " << plan.pp
+                                 << ", zero " << plan.zero);
+    const LaunchPlan lp{plan.instance->gpu_id,
+                        plan.instance->instance,
+                        "ranking",
+                        plan.instance->gpus,
+                        plan.instances,
+                        plan.gpus,
+                        plan.tp,
+                        plan.pp,
+                        plan.zero};
     const json out = to_json(make_launch(s, lp));
     CHECK(out["plan"]["gpus"] == plan.gpus);
     if (!layout_allowed(s, plan)) CHECK(blocked(out));  // never a command for a layout the engine cannot run
-    if (!blocked(out) && !is_training(s.task) && plan.instances > 1 && (plan.gpus / plan.instances) % (plan.tp * plan.pp) == 0) {
+    if (!blocked(out) && !is_training(s.task) && plan.instances > 1 &&
+        (plan.gpus / plan.instances) % (plan.tp * plan.pp) == 0) {
       CHECK(out["notes"].dump().find("instances serve independently") != std::string::npos);
     }
     if (blocked(out)) {
       CHECK(out["commands"].empty());
       const std::string message = out["warnings"].back();
       ++tally.blocked[std::string(to_string(s.engine)) + ": " + message.substr(0, message.find(':'))];
-      if (fitting == 1) tally.top_blocked.push_back(input + " -> " + plan.instance->instance + ": " + message);
+      if (fitting == 1)
+        tally.top_blocked.push_back(input + " -> " + plan.instance->instance + ": " + message);
       continue;
     }
     ++tally.launched;
@@ -571,28 +663,42 @@ void launch_every_plan(const std::string& input, Tally& tally) {
 
 }  // namespace
 
-TEST_CASE("Every fitting ranked plan launches validly for its engine, or says why it cannot", "[launch][plans]") {
+TEST_CASE("Every fitting ranked plan launches validly for its engine, or says why it cannot",
+          "[launch][plans]") {
   Tally tally;
   std::vector<std::string> inputs;
   for (const char* engine : {"vllm", "sglang", "lmdeploy", "tensorrt-llm", "transformers"}) {
-    inputs.push_back(std::string(R"({"model":"qwen2.5-7b","batch":8,"seq_len":8192,"engine":")") + engine + "\"}");
-    inputs.push_back(std::string(R"({"model":"qwen2.5-72b","weights":"awq-int4","batch":16,"seq_len":32768,"engine":")") + engine + "\"}");
+    inputs.push_back(std::string(R"({"model":"qwen2.5-7b","batch":8,"seq_len":8192,"engine":")") + engine +
+                     "\"}");
+    inputs.push_back(
+        std::string(R"({"model":"qwen2.5-72b","weights":"awq-int4","batch":16,"seq_len":32768,"engine":")") +
+        engine + "\"}");
     // Four GPUs set by the scenario: data-parallel replicas where one replica needs fewer.
-    inputs.push_back(std::string(R"({"model":"qwen2.5-7b","gpus":4,"batch":8,"seq_len":4096,"engine":")") + engine + "\"}");
+    inputs.push_back(std::string(R"({"model":"qwen2.5-7b","gpus":4,"batch":8,"seq_len":4096,"engine":")") +
+                     engine + "\"}");
   }
-  inputs.push_back(R"({"model":"qwen2.5-1.5b","gpus":4,"weights":"q8_0","batch":8,"seq_len":4096,"engine":"llama.cpp"})");
-  inputs.push_back(R"({"model":"qwen2.5-1.5b","weights":"fp32","batch":8,"seq_len":4096,"engine":"lmdeploy"})");
-  inputs.push_back(R"({"model":"llama-3.1-8b","weights":"gptq-int4","kv_cache":"int8","batch":32,"seq_len":4096,"engine":"lmdeploy"})");
-  inputs.push_back(R"({"model":"llama-3.1-70b","weights":"fp8","kv_cache":"fp8","batch":16,"seq_len":16384,"engine":"vllm"})");
-  inputs.push_back(R"({"model":"llama-3.1-70b","kv_cache":"fp8","batch":8,"seq_len":8192,"engine":"tensorrt-llm"})");
-  inputs.push_back(R"({"model":"llama-3.1-405b","weights":"fp8","batch":4,"seq_len":8192,"engine":"sglang"})");
-  inputs.push_back(R"({"model":"qwen2.5-7b","weights":"q4_k_m","kv_cache":"int8","batch":4,"seq_len":8192,"engine":"llama.cpp"})");
-  inputs.push_back(R"({"model":"llama-3.1-70b","weights":"q4_k_m","batch":2,"seq_len":8192,"engine":"llama.cpp"})");
+  inputs.push_back(
+      R"({"model":"qwen2.5-1.5b","gpus":4,"weights":"q8_0","batch":8,"seq_len":4096,"engine":"llama.cpp"})");
+  inputs.push_back(
+      R"({"model":"qwen2.5-1.5b","weights":"fp32","batch":8,"seq_len":4096,"engine":"lmdeploy"})");
+  inputs.push_back(
+      R"({"model":"llama-3.1-8b","weights":"gptq-int4","kv_cache":"int8","batch":32,"seq_len":4096,"engine":"lmdeploy"})");
+  inputs.push_back(
+      R"({"model":"llama-3.1-70b","weights":"fp8","kv_cache":"fp8","batch":16,"seq_len":16384,"engine":"vllm"})");
+  inputs.push_back(
+      R"({"model":"llama-3.1-70b","kv_cache":"fp8","batch":8,"seq_len":8192,"engine":"tensorrt-llm"})");
+  inputs.push_back(
+      R"({"model":"llama-3.1-405b","weights":"fp8","batch":4,"seq_len":8192,"engine":"sglang"})");
+  inputs.push_back(
+      R"({"model":"qwen2.5-7b","weights":"q4_k_m","kv_cache":"int8","batch":4,"seq_len":8192,"engine":"llama.cpp"})");
+  inputs.push_back(
+      R"({"model":"llama-3.1-70b","weights":"q4_k_m","batch":2,"seq_len":8192,"engine":"llama.cpp"})");
   for (const char* engine : {"deepspeed", "fsdp", "megatron", "transformers"}) {
     for (const char* task : {"lora", "qlora", "full"}) {
       for (const char* model : {"qwen2.5-7b", "llama-3.1-70b"}) {
-        inputs.push_back(std::string(R"({"model":")") + model + R"(","task":")" + task + R"(","engine":")" + engine +
-                         R"(","seq_len":4096,"batch":2,"training":{"grad_accum":4,"grad_checkpointing":"full"}})");
+        inputs.push_back(
+            std::string(R"({"model":")") + model + R"(","task":")" + task + R"(","engine":")" + engine +
+            R"(","seq_len":4096,"batch":2,"training":{"grad_accum":4,"grad_checkpointing":"full"}})");
       }
     }
   }

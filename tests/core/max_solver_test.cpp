@@ -8,7 +8,9 @@ using namespace gpusizer;
 using nlohmann::json;
 
 namespace {
-bool fits(Scenario s, const Gpu& gpu) { return estimate_memory(s, &gpu).per_gpu_bytes <= usable_bytes(s, gpu); }
+bool fits(Scenario s, const Gpu& gpu) {
+  return estimate_memory(s, &gpu).per_gpu_bytes <= usable_bytes(s, gpu);
+}
 
 void check_boundary(const Scenario& s, const Gpu& gpu) {
   const MaxFit m = max_fit(s, gpu);

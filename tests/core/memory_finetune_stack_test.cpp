@@ -9,10 +9,10 @@
 #include <string>
 
 #include "base/error.h"
-#include "plan/estimate.h"
 #include "memory/memory.h"
 #include "memory/memory_finetune_stack.h"
 #include "memory/memory_training.h"
+#include "plan/estimate.h"
 
 using namespace gpusizer;
 using nlohmann::json;
@@ -22,19 +22,26 @@ namespace {
 constexpr double kTokens = 2 * 512;
 
 json llama2_7b(const std::string& task, const json& options) {
-  json s = {{"model", "llama-2-7b"}, {"task", task}, {"engine", "transformers"},
-            {"weights", task == "qlora" ? "nf4" : "bf16"}, {"gpu", "a10g"}, {"batch", 2}, {"seq_len", 512},
+  json s = {{"model", "llama-2-7b"},
+            {"task", task},
+            {"engine", "transformers"},
+            {"weights", task == "qlora" ? "nf4" : "bf16"},
+            {"gpu", "a10g"},
+            {"batch", 2},
+            {"seq_len", 512},
             {"training", {{"grad_checkpointing", "none"}, {"lora_rank", 32}, {"lora_targets", "qv"}}}};
   if (!options.is_null()) s["engine_options"] = options;
   return s;
 }
 
-Scenario scenario(const std::string& task, const json& options) { return parse_scenario(llama2_7b(task, options)); }
-
+Scenario scenario(const std::string& task, const json& options) {
+  return parse_scenario(llama2_7b(task, options));
+}
 
 }  // namespace
 
-TEST_CASE("LitGPT's chunked lm_head loss keeps bf16 logits and bf16 log-softmax: 4 bytes per entry", "[training][stack]") {
+TEST_CASE("LitGPT's chunked lm_head loss keeps bf16 logits and bf16 log-softmax: 4 bytes per entry",
+          "[training][stack]") {
   // lora.py: model(input_ids, lm_head_chunk_size=128) -> bf16 chunks kept in `logits`;
   // chunked_cross_entropy: F.cross_entropy per bf16 chunk saves a bf16 log_softmax.
   CHECK(litgpt_loss_bytes_per_entry() == 4);
@@ -47,7 +54,8 @@ TEST_CASE("LitGPT's chunked lm_head loss keeps bf16 logits and bf16 log-softmax:
 TEST_CASE("LoRA dropout keeps a 16-bit output and a 1-byte mask per adapted input", "[training][stack]") {
   // q and v adapted. LitGPT: one dropout on the fused qkv input (4096 wide); PEFT: one per module.
   const double per_layer_litgpt = kTokens * 4096 * (2 + 1);
-  CHECK(lora_dropout_layer_bytes(scenario("lora", {{"lora_dropout", "litgpt"}}), kTokens) == Approx(per_layer_litgpt));
+  CHECK(lora_dropout_layer_bytes(scenario("lora", {{"lora_dropout", "litgpt"}}), kTokens) ==
+        Approx(per_layer_litgpt));
   CHECK(lora_dropout_layer_bytes(scenario("lora", {{"lora_dropout", "per-module"}}), kTokens) ==
         Approx(2 * per_layer_litgpt));
   CHECK(lora_dropout_layer_bytes(scenario("lora", nullptr), kTokens) == 0);
@@ -66,15 +74,18 @@ TEST_CASE("bitsandbytes before 0.43.2 keeps the previous step's 4-bit matmul inp
   // projection (11008); the first layer's attention input needs no grad; 2 bytes each.
   const double transformers = kTokens * 2 * (32.0 * (3 * 4096 + 11008) - 4096);
   CHECK(transformers == 1518338048.0);
-  CHECK(bnb_prev_step_input_bytes(scenario("qlora", {{"bnb_prev_step_inputs", true}})) == Approx(transformers));
+  CHECK(bnb_prev_step_input_bytes(scenario("qlora", {{"bnb_prev_step_inputs", true}})) ==
+        Approx(transformers));
   // Lightning's plugin quantises the lm_head, which keeps its (hidden-wide) input too.
-  CHECK(bnb_prev_step_input_bytes(scenario("qlora", {{"bnb_prev_step_inputs", true}, {"bnb_quantizer", "lightning"}})) ==
+  CHECK(bnb_prev_step_input_bytes(
+            scenario("qlora", {{"bnb_prev_step_inputs", true}, {"bnb_quantizer", "lightning"}})) ==
         Approx(kTokens * 2 * 32.0 * (3 * 4096 + 11008)));
   CHECK(bnb_prev_step_input_bytes(scenario("qlora", nullptr)) == 0);
   CHECK(bnb_prev_step_input_bytes(scenario("lora", {{"bnb_prev_step_inputs", true}})) == 0);
 }
 
-TEST_CASE("Lightning's bitsandbytes plugin: 4-bit head and fp16-then-bf16 dequantised copies", "[training][stack]") {
+TEST_CASE("Lightning's bitsandbytes plugin: 4-bit head and fp16-then-bf16 dequantised copies",
+          "[training][stack]") {
   const Scenario hf = scenario("qlora", nullptr);
   const Scenario lightning = scenario("qlora", {{"bnb_quantizer", "lightning"}});
   // transformers keeps lm_head 16-bit; the largest 4-bit linear is an MLP matrix, one bf16 copy.
@@ -105,10 +116,14 @@ TEST_CASE("Stack options add exactly their terms to the training estimate", "[tr
 }
 
 TEST_CASE("Stack options: bad values name their field", "[training][stack][bad_input]") {
-  CHECK(scenario_error_field(llama2_7b("lora", {{"lora_dropout", "always"}})) == "engine_options.lora_dropout");
-  CHECK(scenario_error_field(llama2_7b("qlora", {{"bnb_quantizer", "peft"}})) == "engine_options.bnb_quantizer");
-  CHECK(scenario_error_field(llama2_7b("qlora", {{"bnb_prev_step_inputs", "yes"}})) == "engine_options.bnb_prev_step_inputs");
-  CHECK(scenario_error_field(llama2_7b("lora", {{"cross_entropy", "lit"}})) == "engine_options.cross_entropy");
+  CHECK(scenario_error_field(llama2_7b("lora", {{"lora_dropout", "always"}})) ==
+        "engine_options.lora_dropout");
+  CHECK(scenario_error_field(llama2_7b("qlora", {{"bnb_quantizer", "peft"}})) ==
+        "engine_options.bnb_quantizer");
+  CHECK(scenario_error_field(llama2_7b("qlora", {{"bnb_prev_step_inputs", "yes"}})) ==
+        "engine_options.bnb_prev_step_inputs");
+  CHECK(scenario_error_field(llama2_7b("lora", {{"cross_entropy", "lit"}})) ==
+        "engine_options.cross_entropy");
 }
 
 TEST_CASE("NF4 without double quantisation: one fp32 absmax per 64 weights", "[training][stack]") {
@@ -119,16 +134,19 @@ TEST_CASE("NF4 without double quantisation: one fp32 absmax per 64 weights", "[t
   CHECK(bnb_single_quant_weight_delta(scenario("qlora", nullptr)) == 0);
   CHECK(bnb_single_quant_weight_delta(scenario("qlora", {{"bnb_double_quant", true}})) == 0);
   // Lightning's 4-bit head is then stored at 0.5625 bytes per parameter too.
-  CHECK(lightning_bnb_head_weight_delta(scenario("qlora", {{"bnb_double_quant", false}, {"bnb_quantizer", "lightning"}})) ==
+  CHECK(lightning_bnb_head_weight_delta(
+            scenario("qlora", {{"bnb_double_quant", false}, {"bnb_quantizer", "lightning"}})) ==
         Approx(32000.0 * 4096 * (0.5625 - 2)));
-  const double diff = estimate(single).memory.breakdown.weights - estimate(scenario("qlora", nullptr)).memory.breakdown.weights;
+  const double diff = estimate(single).memory.breakdown.weights -
+                      estimate(scenario("qlora", nullptr)).memory.breakdown.weights;
   CHECK(diff == Approx(bnb_single_quant_weight_delta(single)));
 }
 
 // engine_options.adapter_saves (PEFT with fp32 adapters, no autocast: the method-comparison harness,
 // default_training_params.json use_amp=false, autocast_adapter_dtype=true). Expected values worked out
 // by hand from peft's layer.py forwards and autograd's saved tensors, Llama 2 7B, q and v adapted, r 32.
-TEST_CASE("PEFT fp32-input adapters keep one fp32 copy of the input per adapted module", "[training][stack][peft]") {
+TEST_CASE("PEFT fp32-input adapters keep one fp32 copy of the input per adapted module",
+          "[training][stack][peft]") {
   // lora/layer.py Linear.forward: x = self._cast_input_dtype(x, lora_A.weight.dtype) in each of q and v
   // (two fp32 copies of the 4096-wide input, 4 B each), lora_A's fp32 r-wide output kept by lora_B.
   const Scenario lora = scenario("lora", {{"adapter_saves", "fp32-input"}});
@@ -145,7 +163,8 @@ TEST_CASE("PEFT fp32-input adapters keep one fp32 copy of the input per adapted 
   CHECK_FALSE(peft_frozen_base(parse_scenario(full)));
 }
 
-TEST_CASE("PEFT merged-delta methods also keep the fp32 delta weight of each module", "[training][stack][peft]") {
+TEST_CASE("PEFT merged-delta methods also keep the fp32 delta weight of each module",
+          "[training][stack][peft]") {
   // loha/lokr _get_delta_activations, fourierft/waveft/peanut forward: F.linear(x_fp32, delta_w), delta_w
   // out x in in fp32: q 4096 x 4096 + v 4096 x 4096 per layer.
   const Scenario s = scenario("lora", {{"adapter_saves", "fp32-input-and-delta"}});
@@ -153,7 +172,8 @@ TEST_CASE("PEFT merged-delta methods also keep the fp32 delta weight of each mod
   CHECK(peft_adapter_token_bytes(s) == Approx(2 * 4 * 4096 + 2 * 4 * 32));
 }
 
-TEST_CASE("IA3 keeps scaled attention outputs (16-bit) and scaled MLP inputs (fp32)", "[training][stack][peft]") {
+TEST_CASE("IA3 keeps scaled attention outputs (16-bit) and scaled MLP inputs (fp32)",
+          "[training][stack][peft]") {
   // ia3/layer.py: (result * ia3_l) saves the module's bf16 output; feed-forward x.to(fp32) * ia3_l saves x.
   CHECK(peft_adapter_token_bytes(scenario("lora", {{"adapter_saves", "ia3"}})) == Approx(2 * 2 * 4096));
   json all = llama2_7b("lora", {{"adapter_saves", "ia3"}});
@@ -162,7 +182,8 @@ TEST_CASE("IA3 keeps scaled attention outputs (16-bit) and scaled MLP inputs (fp
   CHECK(peft_adapter_token_bytes(parse_scenario(all)) == Approx(4 * 2 * 4096 + 2 * 4 * 4096 + 4 * 11008));
 }
 
-TEST_CASE("A frozen base keeps neither the linears' inputs nor the down projection's input", "[training][stack][peft]") {
+TEST_CASE("A frozen base keeps neither the linears' inputs nor the down projection's input",
+          "[training][stack][peft]") {
   // Default layout per token: fp32 RMSNorm inputs (2 x 4 x 4096), attention and MLP inputs (2 x 2 x 4096),
   // Q, K, V, attention output (4 x 2 x 4096), SwiGLU gate, up, act, product (4 x 2 x 11008), lora_A outputs
   // (2 x 2 x 32). Frozen base ("none"): no attention/MLP input, no product (derivatives.yaml: mm saves its
@@ -179,12 +200,14 @@ TEST_CASE("A frozen base keeps neither the linears' inputs nor the down projecti
   // The per-layer delta weights join the stored activations on every layer of the stage (32 here).
   const Scenario delta = scenario("lora", {{"adapter_saves", "fp32-input-and-delta"}});
   const Scenario input = scenario("lora", {{"adapter_saves", "fp32-input"}});
-  const double gap = training_memory(delta, nullptr).breakdown.activations - training_memory(input, nullptr).breakdown.activations;
+  const double gap = training_memory(delta, nullptr).breakdown.activations -
+                     training_memory(input, nullptr).breakdown.activations;
   CHECK(gap == Approx(32 * 4.0 * 2 * 4096 * 4096).epsilon(0.01));
 }
 
 TEST_CASE("adapter_saves refuses an unknown value and names the field", "[training][stack][peft]") {
-  CHECK(scenario_error_field(llama2_7b("lora", {{"adapter_saves", "fp16-input"}})) == "engine_options.adapter_saves");
+  CHECK(scenario_error_field(llama2_7b("lora", {{"adapter_saves", "fp16-input"}})) ==
+        "engine_options.adapter_saves");
 }
 
 TEST_CASE("With fp32 PEFT adapters the LoRA dropout adds only its masks", "[training][stack][peft]") {
@@ -194,7 +217,8 @@ TEST_CASE("With fp32 PEFT adapters the LoRA dropout adds only its masks", "[trai
   CHECK(lora_dropout_layer_bytes(s, kTokens) == Approx(kTokens * 2 * 4096 * 1));
 }
 
-TEST_CASE("QLoRA after peft's prepare_model_for_kbit_training keeps an fp32 residual stream", "[training][stack][kbit]") {
+TEST_CASE("QLoRA after peft's prepare_model_for_kbit_training keeps an fp32 residual stream",
+          "[training][stack][kbit]") {
   // peft 0.13.2 prepare_model_for_kbit_training upcasts non-4-bit parameters to fp32; trl 0.13.0
   // peft_module_casting_to_bf16 keeps the norms fp32; bitsandbytes 0.43.3 Linear4bit returns
   // out.to(inp_dtype). Under full recomputation each layer keeps its input: fp32 from layer 2 on.
@@ -206,12 +230,14 @@ TEST_CASE("QLoRA after peft's prepare_model_for_kbit_training keeps an fp32 resi
   const Scenario s_off = parse_scenario(off);
   // Llama 2 7B at 2 x 512: the logits (1024 x 32000 x 12 B = 393 MB) outweigh the rebuilt layer, so
   // only the stored inputs differ: 31 layers x 1024 tokens x 4096 x (4 - 2) bytes.
-  CHECK(training_activation_bytes(s_on) - training_activation_bytes(s_off) == Approx(31.0 * kTokens * 4096 * 2));
+  CHECK(training_activation_bytes(s_on) - training_activation_bytes(s_off) ==
+        Approx(31.0 * kTokens * 4096 * 2));
   // Without recomputation the norms' outputs (attention and MLP inputs) and the SwiGLU tensors are fp32:
   // per token 2 x 2 x 4096 + 4 x 2 x 11008 more bytes per layer.
   const Scenario n_on = scenario("qlora", {{"kbit_fp32_upcast", true}});
   const Scenario n_off = scenario("qlora", nullptr);
-  CHECK(layer_activation_bytes(n_on.model, activation_layout(n_on)) - layer_activation_bytes(n_off.model, activation_layout(n_off)) ==
+  CHECK(layer_activation_bytes(n_on.model, activation_layout(n_on)) -
+            layer_activation_bytes(n_off.model, activation_layout(n_off)) ==
         Approx(kTokens * (2 * 2 * 4096 + 4 * 2 * 11008)));
   // Only QLoRA: a 16-bit LoRA base is not prepared for k-bit training.
   CHECK_FALSE(activation_layout(scenario("lora", {{"kbit_fp32_upcast", true}})).fp32_stream);

@@ -31,7 +31,8 @@ TEST_CASE("Breakdown sums to the per-GPU total", "[memory]") {
 
 TEST_CASE("Tensor parallelism splits weights and KV heads", "[memory]") {
   const MemoryEstimate one = memory_of(json{{"model", "llama-3.1-70b"}, {"batch", 8}, {"seq_len", 4096}});
-  const MemoryEstimate four = memory_of(json{{"model", "llama-3.1-70b"}, {"batch", 8}, {"seq_len", 4096}, {"tp", 4}});
+  const MemoryEstimate four =
+      memory_of(json{{"model", "llama-3.1-70b"}, {"batch", 8}, {"seq_len", 4096}, {"tp", 4}});
   CHECK(four.breakdown.weights == Approx(one.breakdown.weights / 4).epsilon(1e-12));
   CHECK(four.breakdown.kv_cache == Approx(one.breakdown.kv_cache / 4).epsilon(1e-12));
   // 8 KV heads over 16 ranks: each keeps one head, so KV stops shrinking past tp = 8.
@@ -58,13 +59,15 @@ TEST_CASE("Qwen2.5-7B under transformers matches the published peak", "[memory][
   // Qwen2.5 speed benchmark (transformers 4.46, A100 80GB, FlashAttention 2): BF16 with a
   // 30720-token prompt and 2048 generated tokens peaks at 19.97 GiB of max_memory_allocated.
   // Tolerance 10 %: allocated memory excludes the runtime share, so compare without it.
-  const MemoryEstimate m = memory_of(json{{"model", "qwen2.5-7b"}, {"engine", "transformers"},
-                                          {"prompt_tokens", 30720}, {"output_tokens", 2048}});
+  const MemoryEstimate m = memory_of(json{{"model", "qwen2.5-7b"},
+                                          {"engine", "transformers"},
+                                          {"prompt_tokens", 30720},
+                                          {"output_tokens", 2048}});
   const double allocated = m.per_gpu_bytes - m.breakdown.runtime;
   CHECK(allocated / kGiB == Approx(19.97).epsilon(0.10));
   // Same benchmark, 1-token prompt: 14.38 GiB, dominated by the 15.2 GB of bf16 weights.
-  const MemoryEstimate s = memory_of(json{{"model", "qwen2.5-7b"}, {"engine", "transformers"},
-                                          {"prompt_tokens", 1}, {"output_tokens", 2048}});
+  const MemoryEstimate s = memory_of(json{
+      {"model", "qwen2.5-7b"}, {"engine", "transformers"}, {"prompt_tokens", 1}, {"output_tokens", 2048}});
   CHECK((s.per_gpu_bytes - s.breakdown.runtime) / kGiB == Approx(14.38).epsilon(0.05));
 }
 
@@ -101,8 +104,10 @@ TEST_CASE("Local/global mixes of 2025 models: only the global layers keep the wh
   const double full = gemma.kv_bytes_per_token * 131072;
   CHECK(gemma.breakdown.kv_cache == Approx(full * (10.0 / 62 + 52.0 / 62 * 1024 / 131072)));
   // Llama 4 Scout: chunked attention (8192) on 36 of 48 layers.
-  const MemoryEstimate scout = memory_of(json{{"model", "llama-4-scout"}, {"seq_len", 1048576}, {"weights", "fp8"}});
-  CHECK(scout.breakdown.kv_cache == Approx(scout.kv_bytes_per_token * (12.0 / 48 * 1048576 + 36.0 / 48 * 8192)));
+  const MemoryEstimate scout =
+      memory_of(json{{"model", "llama-4-scout"}, {"seq_len", 1048576}, {"weights", "fp8"}});
+  CHECK(scout.breakdown.kv_cache ==
+        Approx(scout.kv_bytes_per_token * (12.0 / 48 * 1048576 + 36.0 / 48 * 8192)));
 }
 
 TEST_CASE("Hybrid linear attention: a KV cache in 12 of 48 layers, a fixed state in 36", "[memory]") {
@@ -113,7 +118,8 @@ TEST_CASE("Hybrid linear attention: a KV cache in 12 of 48 layers, a fixed state
   const double state = 36.0 * (32 * 128 * 128 + 3 * (2 * 16 * 128 + 32 * 128)) * 2;
   CHECK(m.breakdown.kv_cache == Approx(m.kv_bytes_per_token * 65536 * 2 + state * 2));
   // The state does not grow with the context.
-  const MemoryEstimate longer = memory_of(json{{"model", "qwen3-next-80b-a3b"}, {"seq_len", 131072}, {"batch", 2}});
+  const MemoryEstimate longer =
+      memory_of(json{{"model", "qwen3-next-80b-a3b"}, {"seq_len", 131072}, {"batch", 2}});
   CHECK(longer.breakdown.kv_cache - m.breakdown.kv_cache == Approx(m.kv_bytes_per_token * 65536 * 2));
 }
 
@@ -121,7 +127,8 @@ TEST_CASE("Released formats: gpt-oss in mxfp4, vision towers and fp8 KV", "[memo
   // gpt-oss-120b serves from its MXFP4 checkpoint by default: experts at 4.25 bits, the rest
   // bf16; the model card's claim is that it fits one 80 GB GPU.
   const MemoryEstimate mx = memory_of(json{{"model", "gpt-oss-120b"}, {"seq_len", 4096}});
-  const MemoryEstimate bf = memory_of(json{{"model", "gpt-oss-120b"}, {"seq_len", 4096}, {"weights", "bf16"}});
+  const MemoryEstimate bf =
+      memory_of(json{{"model", "gpt-oss-120b"}, {"seq_len", 4096}, {"weights", "bf16"}});
   CHECK(mx.breakdown.weights < 66e9);
   CHECK(mx.breakdown.weights > 60e9);
   CHECK(bf.breakdown.weights > 3 * mx.breakdown.weights);
@@ -130,7 +137,8 @@ TEST_CASE("Released formats: gpt-oss in mxfp4, vision towers and fp8 KV", "[memo
   const MemoryEstimate text = memory_of(json{{"model", "qwen2.5-7b"}, {"weights", "awq-int4"}});
   CHECK(vl.breakdown.weights - text.breakdown.weights == Approx(676550144.0 * 2));
   // fp8 KV halves the cache of a bf16 one.
-  const MemoryEstimate kv8 = memory_of(json{{"model", "deepseek-r1"}, {"kv_cache", "fp8"}, {"seq_len", 32768}});
+  const MemoryEstimate kv8 =
+      memory_of(json{{"model", "deepseek-r1"}, {"kv_cache", "fp8"}, {"seq_len", 32768}});
   const MemoryEstimate kv16 = memory_of(json{{"model", "deepseek-r1"}, {"seq_len", 32768}});
   CHECK(kv8.breakdown.kv_cache == Approx(kv16.breakdown.kv_cache / 2));
 }
@@ -138,7 +146,7 @@ TEST_CASE("Released formats: gpt-oss in mxfp4, vision towers and fp8 KV", "[memo
 TEST_CASE("Older transformers generate(): full-prompt fp32 logits and the tuple KV cache", "[memory]") {
   // Llama-2-13B, 16 prompts of 512 tokens + 512 new (optimum's 2023-08 GPTQ benchmark shape).
   json base = {{"model", "llama-2-13b"}, {"engine", "transformers"}, {"weights", "fp16"}, {"batch", 16},
-               {"prompt_tokens", 512}, {"output_tokens", 512}};
+               {"prompt_tokens", 512},   {"output_tokens", 512}};
   const MemoryEstimate now = memory_of(base);
   base["engine_options"] = {{"full_prompt_logits", true}};
   const MemoryEstimate logits = memory_of(base);
@@ -162,7 +170,8 @@ TEST_CASE("Older transformers generate(): full-prompt fp32 logits and the tuple 
   CHECK_THROWS_AS(parse_scenario(base), InputError);
 }
 
-TEST_CASE("AutoAWQ fused layers: max_new_tokens cache, eager fp32 softmax, the fuser's qkv copy", "[memory]") {
+TEST_CASE("AutoAWQ fused layers: max_new_tokens cache, eager fp32 softmax, the fuser's qkv copy",
+          "[memory]") {
   // Mistral-7B AWQ, 8 prompts of 2048 tokens + 2048 new (AutoAWQ README benchmark shape).
   json base = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"}, {"batch", 8},
                {"prompt_tokens", 2048}, {"output_tokens", 2048}};
@@ -178,8 +187,9 @@ TEST_CASE("AutoAWQ fused layers: max_new_tokens cache, eager fp32 softmax, the f
   const MemoryEstimate eager = memory_of(base);  // plain eager: (2 + 4) bytes per score
   CHECK(fused.breakdown.activations - eager.breakdown.activations == Approx(8.0 * 32 * 2048 * 2048 * 4));
   // A short prompt: the loading peak (every layer's q, k, v copied by fuse_qkv) dominates.
-  json shortp = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"},
-                 {"prompt_tokens", 64}, {"output_tokens", 64}, {"engine_options", {{"fused_layers", true}}}};
+  json shortp = {{"model", "mistral-7b"}, {"engine", "transformers"},
+                 {"weights", "awq-int4"}, {"prompt_tokens", 64},
+                 {"output_tokens", 64},   {"engine_options", {{"fused_layers", true}}}};
   const MemoryEstimate s = memory_of(shortp);
   // q, k, v: 32 layers x 4096 x (4096 + 1024 + 1024) weights at awq-int4's bytes per linear weight.
   const Scenario sc = parse_scenario(shortp);

@@ -6,8 +6,8 @@
 
 #include "base/error.h"
 #include "model/architecture.h"
-#include "plan/estimate.h"
 #include "model/precision.h"
+#include "plan/estimate.h"
 
 using namespace gpusizer;
 using nlohmann::json;
@@ -15,14 +15,14 @@ using nlohmann::json;
 namespace {
 MemoryEstimate memory_of(const json& scenario) { return estimate(parse_scenario(scenario)).memory; }
 
-
 json gptq_13b(int64_t batch, int64_t prompt, int64_t output) {
   return json{{"model", "llama-2-13b"}, {"engine", "transformers"}, {"weights", "gptq-int4"},
-              {"batch", batch}, {"prompt_tokens", prompt}, {"output_tokens", output}};
+              {"batch", batch},         {"prompt_tokens", prompt},  {"output_tokens", output}};
 }
 }  // namespace
 
-TEST_CASE("AutoGPTQ exllama v1: temp_dq of the largest layer, temp_state only with act-order", "[memory][quant]") {
+TEST_CASE("AutoGPTQ exllama v1: temp_dq of the largest layer, temp_state only with act-order",
+          "[memory][quant]") {
   json s = gptq_13b(1, 512, 512);
   const double plain = memory_of(s).breakdown.activations;
   s["engine_options"] = {{"quant_kernel", "exllama"}};
@@ -40,7 +40,7 @@ TEST_CASE("AutoGPTQ cuda-old: torch dequantisation from 128 prompt rows", "[memo
   const double below_plain = memory_of(s).breakdown.activations;
   s["engine_options"] = {{"quant_kernel", "cuda-old"}};
   CHECK(memory_of(s).breakdown.activations == Approx(below_plain));  // the kernel path: no scratch
-  json t = gptq_13b(2, 64, 1);  // 128 rows
+  json t = gptq_13b(2, 64, 1);                                       // 128 rows
   const double plain = memory_of(t).breakdown.activations;
   t["engine_options"] = {{"quant_kernel", "cuda-old"}};
   // int32 shift output (4 B) + its int8 copy (1 B) per weight of the largest layer.
@@ -48,8 +48,11 @@ TEST_CASE("AutoGPTQ cuda-old: torch dequantisation from 128 prompt rows", "[memo
 }
 
 TEST_CASE("ExLlamaV2 scratch space under transformers AWQ (AutoAWQ exllamav2_post_init)", "[memory][quant]") {
-  json s = {{"model", "llama-3.1-8b"}, {"engine", "transformers"}, {"weights", "awq-int4"},
-            {"prompt_tokens", 64}, {"output_tokens", 1}};
+  json s = {{"model", "llama-3.1-8b"},
+            {"engine", "transformers"},
+            {"weights", "awq-int4"},
+            {"prompt_tokens", 64},
+            {"output_tokens", 1}};
   const double plain = memory_of(s).breakdown.activations;
   s["engine_options"] = {{"quant_kernel", "exllamav2"}};
   // gate/up: in 4096, out 14336: 4096 x 14336 x 2 + 128 + 14336 x 2048 x 8 x 4 + 128 = 1,056,964,864 B.
@@ -59,7 +62,8 @@ TEST_CASE("ExLlamaV2 scratch space under transformers AWQ (AutoAWQ exllamav2_pos
 }
 
 TEST_CASE("Group size: scales and zeros per group against the default 128", "[memory][quant]") {
-  json s = {{"model", "llama-2-70b"}, {"engine", "transformers"}, {"weights", "gptq-int4"}, {"seq_len", 2048}};
+  json s = {
+      {"model", "llama-2-70b"}, {"engine", "transformers"}, {"weights", "gptq-int4"}, {"seq_len", 2048}};
   const double g128 = memory_of(s).breakdown.weights;
   s["engine_options"] = {{"group_size", 128}};
   CHECK(memory_of(s).breakdown.weights == Approx(g128));
@@ -76,11 +80,15 @@ TEST_CASE("Group size: scales and zeros per group against the default 128", "[me
 }
 
 TEST_CASE("turboderp ExLlama: per-device buffers and fp16 scores; summed devices", "[memory][quant]") {
-  json s = {{"model", "llama-7b"}, {"engine", "transformers"}, {"weights", "gptq-int4"},
-            {"prompt_tokens", 1920}, {"output_tokens", 128}};
+  json s = {{"model", "llama-7b"},
+            {"engine", "transformers"},
+            {"weights", "gptq-int4"},
+            {"prompt_tokens", 1920},
+            {"output_tokens", 128}};
   const double plain = memory_of(s).breakdown.activations;
   s["engine_options"] = {{"quant_kernel", "exllama-standalone"}};
-  // temp_state 2048 x 11008 + temp_mlp 4 x 11008 fp16, temp_zeros_float 65536 fp32, temp_dq 4096 x 11008 fp16.
+  // temp_state 2048 x 11008 + temp_mlp 4 x 11008 fp16, temp_zeros_float 65536 fp32, temp_dq 4096 x 11008
+  // fp16.
   const double buffers = 2048.0 * 11008 * 2 + 4.0 * 11008 * 2 + 65536.0 * 4 + 4096.0 * 11008 * 2;
   // Scores of 32 heads over the 1920-token prompt: fp16 matmul output + fp16 softmax.
   const double scores = 32.0 * 1920 * 1920 * 4;
@@ -98,7 +106,10 @@ TEST_CASE("turboderp ExLlama: per-device buffers and fp16 scores; summed devices
 }
 
 TEST_CASE("Legacy tuple KV cache: no copy when generate() stops after the prefill", "[memory][quant]") {
-  json s = {{"model", "llama-2-13b"}, {"engine", "transformers"}, {"batch", 16}, {"prompt_tokens", 512},
+  json s = {{"model", "llama-2-13b"},
+            {"engine", "transformers"},
+            {"batch", 16},
+            {"prompt_tokens", 512},
             {"output_tokens", 1}};
   const double modern = memory_of(s).breakdown.kv_cache;
   s["engine_options"] = {{"legacy_kv_cache", true}};
@@ -111,19 +122,27 @@ TEST_CASE("Legacy tuple KV cache: no copy when generate() stops after the prefil
   CHECK(memory_of(s).breakdown.kv_cache == Approx(modern2 * (1 + (seq - 1) / seq)));
 }
 
-TEST_CASE("quant_scope mlp-inner: Meta's FP8 405B keeps attention and the first and last layers 16-bit", "[memory][quant]") {
+TEST_CASE("quant_scope mlp-inner: Meta's FP8 405B keeps attention and the first and last layers 16-bit",
+          "[memory][quant]") {
   // transformers' FBGEMM FP8 conversion of Llama 3.1 405B: modules_to_not_convert = model.layers.0,
   // model.layers.125, lm_head, model.layers.{1..124}.self_attn. Attention per layer: q, o 16384 x 16384,
   // k, v 16384 x 1024 (8 KV heads of 128); MLP: gate, up, down 16384 x 53248.
-  json s = {{"model", "llama-3.1-405b"}, {"engine", "vllm"}, {"weights", "fp8"}, {"gpu", "h100-80gb"}, {"gpus", 8}, {"tp", 8},
-            {"batch", 1}, {"seq_len", 4096}};
+  json s = {{"model", "llama-3.1-405b"},
+            {"engine", "vllm"},
+            {"weights", "fp8"},
+            {"gpu", "h100-80gb"},
+            {"gpus", 8},
+            {"tp", 8},
+            {"batch", 1},
+            {"seq_len", 4096}};
   const Estimate all = estimate(parse_scenario(s));
   s["engine_options"] = {{"quant_scope", "mlp-inner"}};
   const Estimate scoped = estimate(parse_scenario(s));
   const Architecture& a = *find_preset("llama-3.1-405b");
   const double fp8_per_weight = weight_bytes(a, WeightFormat::Fp8).linear / count_params(a).linear;
   const double kept = 126 * 16384.0 * (2 * 16384 + 2 * 1024) + 2 * 3 * 16384.0 * 53248;
-  CHECK(scoped.memory.breakdown.weights - all.memory.breakdown.weights == Approx(kept * (2 - fp8_per_weight) / 8));
+  CHECK(scoped.memory.breakdown.weights - all.memory.breakdown.weights ==
+        Approx(kept * (2 - fp8_per_weight) / 8));
   // The 16-bit modules are read every decode step too.
   CHECK(scoped.throughput->decode_tokens_per_s < all.throughput->decode_tokens_per_s);
   s["engine_options"]["quant_scope"] = "all";
@@ -135,7 +154,8 @@ TEST_CASE("quant_scope mlp-inner: Meta's FP8 405B keeps attention and the first 
   s["pp"] = 2;
   json bf16_all = s;
   bf16_all.erase("engine_options");
-  CHECK(estimate(parse_scenario(s)).memory.breakdown.weights == Approx(estimate(parse_scenario(bf16_all)).memory.breakdown.weights));
+  CHECK(estimate(parse_scenario(s)).memory.breakdown.weights ==
+        Approx(estimate(parse_scenario(bf16_all)).memory.breakdown.weights));
   s["engine_options"]["quant_scope"] = "attention";
   CHECK(scenario_error_field(s) == "engine_options.quant_scope");
 }

@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include "base/error.h"
-#include "plan/estimate.h"
 #include "memory/memory.h"
+#include "plan/estimate.h"
 #include "scenario/scenario.h"
 
 using namespace gpusizer;
@@ -20,7 +20,8 @@ Estimate run(const char* json) { return estimate(parse_scenario(nlohmann::json::
 }  // namespace
 
 TEST_CASE("allocated < reserved < nvidia-smi, each step a named term", "[memory_runtime]") {
-  const Estimate e = run(R"({"model":"llama-3.1-8b","engine":"transformers","gpu":"a100-80gb","prompt_tokens":64,"output_tokens":64})");
+  const Estimate e = run(
+      R"({"model":"llama-3.1-8b","engine":"transformers","gpu":"a100-80gb","prompt_tokens":64,"output_tokens":64})");
   const MemoryEstimate& m = e.memory;
   // allocated = the breakdown without its runtime share
   CHECK(m.figures.allocated_bytes == Approx(m.per_gpu_bytes - m.breakdown.runtime));
@@ -34,14 +35,16 @@ TEST_CASE("allocated < reserved < nvidia-smi, each step a named term", "[memory_
 
 TEST_CASE("NCCL buffers count for nvidia-smi only, once per communicator", "[memory_runtime]") {
   const Estimate one = run(R"({"model":"llama-3.1-8b","engine":"transformers","gpu":"a100-80gb"})");
-  const Estimate two = run(R"({"model":"llama-3.1-8b","engine":"transformers","gpu":"a100-80gb","gpus":2,"tp":2})");
+  const Estimate two =
+      run(R"({"model":"llama-3.1-8b","engine":"transformers","gpu":"a100-80gb","gpus":2,"tp":2})");
   const double outside_one = one.memory.figures.nvidia_smi_bytes - one.memory.figures.reserved_bytes;
   const double outside_two = two.memory.figures.nvidia_smi_bytes - two.memory.figures.reserved_bytes;
   CHECK(outside_two - outside_one == Approx(256 * kMiB));  // 4 MiB x 32 channels x 2 directions
 }
 
 TEST_CASE("vLLM budget: Llama-3.1-8B on H100, vLLM 0.11's PyTorch-native sampler", "[engine_accounting]") {
-  const Estimate e = run(R"({"model":"llama-3.1-8b","gpu":"h100-80gb","engine_options":{"max_model_len":16000,"sampler":"pytorch-native"}})");
+  const Estimate e = run(
+      R"({"model":"llama-3.1-8b","gpu":"h100-80gb","engine_options":{"max_model_len":16000,"sampler":"pytorch-native"}})");
   REQUIRE(e.memory.engine.has_value());
   const EngineBudget& b = *e.memory.engine;
   CHECK(b.engine == "vllm");
@@ -55,7 +58,8 @@ TEST_CASE("vLLM budget: Llama-3.1-8B on H100, vLLM 0.11's PyTorch-native sampler
   const double forward = 8192.0 * (3 * 4096 + 3 * 14336) * 2;
   CHECK(b.activation_peak_bytes == Approx(std::max(sampler, forward)));
   CHECK(b.budget_bytes == Approx(0.9 * 85029027840.0));  // torch total_memory of the H100 80GB
-  CHECK(b.kv_cache_bytes == Approx(b.budget_bytes - b.weights_bytes - b.activation_peak_bytes - b.non_torch_bytes));
+  CHECK(b.kv_cache_bytes ==
+        Approx(b.budget_bytes - b.weights_bytes - b.activation_peak_bytes - b.non_torch_bytes));
   // 128 KiB per token (32 layers x 8 KV heads x 128 x 2 x 2 B), whole 16-token blocks
   const double tokens = std::floor(b.kv_cache_bytes / (131072.0 * 16)) * 16;
   CHECK(b.kv_tokens == tokens);
@@ -68,7 +72,8 @@ TEST_CASE("vLLM budget: Llama-3.1-8B on H100, vLLM 0.11's PyTorch-native sampler
   CHECK(e.memory.figures.nvidia_smi_bytes == Approx(b.budget_bytes + b.cuda_graph_bytes));
 }
 
-TEST_CASE("vLLM sampler paths: bytes per request and vocabulary entry from the kernels", "[engine_accounting]") {
+TEST_CASE("vLLM sampler paths: bytes per request and vocabulary entry from the kernels",
+          "[engine_accounting]") {
   // pytorch-native: bf16 logits 2 + fp32 copy 4 + sort values 4 + int64 indices 8 + reverse
   // indices 8 (SortStable.cu) + cub double buffers 4 + 8
   CHECK(vllm_sampler_bytes_per_entry("pytorch-native") == 38);
@@ -76,10 +81,12 @@ TEST_CASE("vLLM sampler paths: bytes per request and vocabulary entry from the k
   CHECK(vllm_sampler_bytes_per_entry("flashinfer") == 14);
   CHECK(vllm_sampler_bytes_per_entry("v0") == 32);  // 8 fp32 vocabulary-wide tensors (V0 sampler)
   // The scenario's default is FlashInfer (vLLM's default on NVIDIA GPUs since PR #40376).
-  CHECK(parse_scenario(nlohmann::json::parse(R"({"model":"llama-3.1-8b"})")).engine_options.sampler == "flashinfer");
+  CHECK(parse_scenario(nlohmann::json::parse(R"({"model":"llama-3.1-8b"})")).engine_options.sampler ==
+        "flashinfer");
   // The sampler phase is the peak at 256 sequences x 152064 vocab (Qwen2.5-7B on an A100 at the
   // small-GPU defaults, 2048 batched tokens): the paths differ by exactly their bytes per entry.
-  const char* base = R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"max_model_len":16384,"sampler":"%s"}})";
+  const char* base =
+      R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"max_model_len":16384,"sampler":"%s"}})";
   auto peak = [&](const char* path) {
     char buf[256];
     std::snprintf(buf, sizeof buf, base, path);
@@ -90,25 +97,32 @@ TEST_CASE("vLLM sampler paths: bytes per request and vocabulary entry from the k
   CHECK(peak("v0") - peak("flashinfer") == Approx(entries * (32 - 14)));
   // dennislee22 vLLM-benchmarking, v0.10.1.1 with FlashInfer sampling, Qwen2-7B, A100 80GB,
   // gpu_memory_utilization 0.25: "Available KV cache memory: 5.01 GiB"; within 3 %
-  const Estimate e = run(R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"gpu_memory_utilization":0.25,"max_model_len":16384,"sampler":"flashinfer"}})");
+  const Estimate e = run(
+      R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"gpu_memory_utilization":0.25,"max_model_len":16384,"sampler":"flashinfer"}})");
   CHECK(e.memory.engine->kv_cache_bytes / kGiB == Approx(5.01).epsilon(0.03));
 }
 
 TEST_CASE("vLLM options move the budget the documented way", "[engine_accounting]") {
-  const Estimate small = run(R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"gpu_memory_utilization":0.25,"max_model_len":16384}})");
-  const Estimate half = run(R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"gpu_memory_utilization":0.5,"max_model_len":16384}})");
+  const Estimate small = run(
+      R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"gpu_memory_utilization":0.25,"max_model_len":16384}})");
+  const Estimate half = run(
+      R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"gpu_memory_utilization":0.5,"max_model_len":16384}})");
   REQUIRE(small.memory.engine);
   REQUIRE(half.memory.engine);
   CHECK(small.memory.engine->max_num_seqs == 256);  // A100: the small-GPU defaults
-  CHECK(half.memory.engine->kv_cache_bytes - small.memory.engine->kv_cache_bytes == Approx(0.25 * 85095088128.0).epsilon(0.01));
-  const Estimate eager = run(R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"enforce_eager":true}})");
+  CHECK(half.memory.engine->kv_cache_bytes - small.memory.engine->kv_cache_bytes ==
+        Approx(0.25 * 85095088128.0).epsilon(0.01));
+  const Estimate eager =
+      run(R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"enforce_eager":true}})");
   CHECK(eager.memory.engine->cuda_graph_bytes == 0);
-  const Estimate seqs = run(R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"max_num_seqs":16}})");
+  const Estimate seqs =
+      run(R"({"model":"qwen2.5-7b","gpu":"a100-80gb","engine_options":{"max_num_seqs":16}})");
   CHECK(seqs.memory.engine->activation_peak_bytes < half.memory.engine->activation_peak_bytes);
 }
 
 TEST_CASE("SGLang: K and V pools fill mem_fraction_static after the weights", "[engine_accounting]") {
-  const Estimate e = run(R"({"model":"llama-3.1-8b","engine":"sglang","gpu":"h100-80gb","engine_options":{"mem_fraction_static":0.8}})");
+  const Estimate e = run(
+      R"({"model":"llama-3.1-8b","engine":"sglang","gpu":"h100-80gb","engine_options":{"mem_fraction_static":0.8}})");
   REQUIRE(e.memory.engine);
   const EngineBudget& b = *e.memory.engine;
   CHECK(b.kv_cache_bytes == Approx(0.8 * 85029027840.0 - b.weights_bytes - b.non_torch_bytes));
@@ -127,14 +141,18 @@ std::string field_of(const char* json) {
 }  // namespace
 
 TEST_CASE("engine_options: bad values name their field", "[engine_accounting]") {
-  CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":{"gpu_memory_utilization":0}})") == "engine_options.gpu_memory_utilization");
-  CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":{"mem_fraction_static":1}})") == "engine_options.mem_fraction_static");
+  CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":{"gpu_memory_utilization":0}})") ==
+        "engine_options.gpu_memory_utilization");
+  CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":{"mem_fraction_static":1}})") ==
+        "engine_options.mem_fraction_static");
   CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":{"max_seqs":4}})") == "engine_options.max_seqs");
   CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":3})") == "engine_options");
-  CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":{"sampler":"triton"}})") == "engine_options.sampler");
+  CHECK(field_of(R"({"model":"llama-3.1-8b","engine_options":{"sampler":"triton"}})") ==
+        "engine_options.sampler");
 }
 
-TEST_CASE("ranges: the held-out error percentiles of core/data/ranges.json bracket each figure", "[memory_ranges]") {
+TEST_CASE("ranges: the held-out error percentiles of core/data/ranges.json bracket each figure",
+          "[memory_ranges]") {
   const Estimate e = run(R"({"model":"llama-3.1-8b","engine":"transformers","gpu":"a100-80gb"})");
   REQUIRE_FALSE(e.memory.ranges.empty());
   for (const MemoryRange& r : e.memory.ranges) {
@@ -143,9 +161,9 @@ TEST_CASE("ranges: the held-out error percentiles of core/data/ranges.json brack
     CHECK(r.cases >= 10);
     CHECK(r.low_bytes < r.high_bytes);
     CHECK_FALSE(r.far_from_data);  // 8 B parameters: inside every inference group's span
-    const double value = r.figure == "allocated" ? e.memory.figures.allocated_bytes
-                       : r.figure == "reserved"  ? e.memory.figures.reserved_bytes
-                                                 : e.memory.figures.nvidia_smi_bytes;
+    const double value = r.figure == "allocated"  ? e.memory.figures.allocated_bytes
+                         : r.figure == "reserved" ? e.memory.figures.reserved_bytes
+                                                  : e.memory.figures.nvidia_smi_bytes;
     // low = value / (1 + p90), high = value / (1 + p10): the ratio is fixed by the two percentiles
     CHECK(r.high_bytes / r.low_bytes > 1);
     CHECK(value / r.high_bytes > 0.5);
@@ -155,12 +173,14 @@ TEST_CASE("ranges: the held-out error percentiles of core/data/ranges.json brack
   REQUIRE_FALSE(tiny.memory.ranges.empty());
   CHECK(tiny.memory.ranges.front().far_from_data);
   // Training scenarios use the training groups.
-  const Estimate lora = run(R"({"model":"llama-3.1-8b","task":"lora","engine":"transformers","gpu":"a100-80gb"})");
+  const Estimate lora =
+      run(R"({"model":"llama-3.1-8b","task":"lora","engine":"transformers","gpu":"a100-80gb"})");
   REQUIRE_FALSE(lora.memory.ranges.empty());
   CHECK(lora.memory.ranges.front().group.rfind("training.", 0) == 0);
 }
 
-TEST_CASE("Training: the allocator keeps a spare set of loss-path blocks, within the card", "[memory_runtime]") {
+TEST_CASE("Training: the allocator keeps a spare set of loss-path blocks, within the card",
+          "[memory_runtime]") {
   // CUDACachingAllocator.cpp: freed segments stay cached; with the same shapes every step the next
   // step's loss path needs new segments beside the cached ones (memory_runtime.cpp). 1 x 2048 tokens
   // x 128256 vocabulary x 12 bytes (HF loss: logits_bytes in memory_training_test.cpp).
@@ -189,7 +209,9 @@ TEST_CASE("Training: the allocator keeps a spare set of loss-path blocks, within
     CHECK(std::string(err.field) == "engine_options.padded_batches");
   }
   // Inference keeps no loss path
-  const Estimate inf = run(R"({"model":"llama-3-8b","engine":"transformers","gpu":"a100-80gb","batch":1,"seq_len":2048})");
-  const Estimate inf_padded = run(R"({"model":"llama-3-8b","engine":"transformers","gpu":"a100-80gb","batch":1,"seq_len":2048,"engine_options":{"padded_batches":true}})");
+  const Estimate inf =
+      run(R"({"model":"llama-3-8b","engine":"transformers","gpu":"a100-80gb","batch":1,"seq_len":2048})");
+  const Estimate inf_padded = run(
+      R"({"model":"llama-3-8b","engine":"transformers","gpu":"a100-80gb","batch":1,"seq_len":2048,"engine_options":{"padded_batches":true}})");
   CHECK(inf.memory.figures.reserved_bytes == Approx(inf_padded.memory.figures.reserved_bytes));
 }

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "base/error.h"
-#include "plan/estimate.h"
 #include "memory/memory_training.h"
+#include "plan/estimate.h"
 
 using namespace gpusizer;
 using nlohmann::json;
@@ -17,7 +17,6 @@ namespace {
 constexpr double kGB = 1e9;
 
 MemoryEstimate memory_of(const json& scenario) { return estimate(parse_scenario(scenario)).memory; }
-
 
 bool has_warning(const MemoryEstimate& m, const std::string& code) {
   for (const Warning& w : m.warnings) {
@@ -28,9 +27,16 @@ bool has_warning(const MemoryEstimate& m, const std::string& code) {
 
 // A GPT-style model of Korthikanti et al. (4h GELU MLP, MHA): GPT-3 175B's width (Table 3).
 Architecture gpt3_175b() {
-  return parse_scenario(json{{"model", {{"name", "gpt3"}, {"layers", 96}, {"hidden", 12288}, {"heads", 96},
-                                        {"kv_heads", 96}, {"head_dim", 128}, {"intermediate", 49152},
-                                        {"vocab", 51200}, {"mlp", "plain"}}}})
+  return parse_scenario(json{{"model",
+                              {{"name", "gpt3"},
+                               {"layers", 96},
+                               {"hidden", 12288},
+                               {"heads", 96},
+                               {"kv_heads", 96},
+                               {"head_dim", 128},
+                               {"intermediate", 49152},
+                               {"vocab", 51200},
+                               {"mlp", "plain"}}}})
       .model;
 }
 
@@ -74,9 +80,11 @@ TEST_CASE("Korthikanti et al. 2022: per-layer activations of a GPT-style layer",
   CHECK(layer_activation_bytes(a, korthikanti_layout(t, true, false)) ==
         Approx(sbh / t * (34 + 5 * heads * s / h)).epsilon(1e-12));
   // Selective recomputation (= FlashAttention): sbh(10 + 24/t).
-  CHECK(layer_activation_bytes(a, korthikanti_layout(t, false, true)) == Approx(sbh * (10 + 24 / t)).epsilon(1e-12));
+  CHECK(layer_activation_bytes(a, korthikanti_layout(t, false, true)) ==
+        Approx(sbh * (10 + 24 / t)).epsilon(1e-12));
   // Full recomputation keeps the layer input: 2sbh.
-  CHECK(checkpoint_activation_bytes(a, korthikanti_layout(t, false, false)) == Approx(2 * sbh).epsilon(1e-12));
+  CHECK(checkpoint_activation_bytes(a, korthikanti_layout(t, false, false)) ==
+        Approx(2 * sbh).epsilon(1e-12));
 }
 
 TEST_CASE("DeepSpeed estimators: ZeRO-2 and ZeRO-3 model states", "[training]") {
@@ -92,7 +100,11 @@ TEST_CASE("DeepSpeed estimators: ZeRO-2 and ZeRO-3 model states", "[training]") 
   auto states = [](const MemoryEstimate& m) {
     return m.breakdown.weights + m.breakdown.gradients + m.breakdown.optimizer;
   };
-  auto with = [&](const json& training) { json s = base; s["training"] = training; return memory_of(s); };
+  auto with = [&](const json& training) {
+    json s = base;
+    s["training"] = training;
+    return memory_of(s);
+  };
 
   CHECK(states(with({{"zero", 2}})) == Approx(2 * p + 18 * p / n).epsilon(1e-9));
   const MemoryEstimate z2_off = with({{"zero", 2}, {"offload_optimizer", true}});
@@ -117,7 +129,8 @@ TEST_CASE("Bytes per parameter per engine and optimizer", "[training]") {
   };
   // Megatron (theoretical_memory_usage.py): 18 B/param; with the distributed optimizer 6 + 12/DP.
   CHECK(per_param({{"engine", "megatron"}}) == Approx(18));
-  CHECK(per_param({{"engine", "megatron"}, {"gpus", 4}, {"training", {{"zero", 1}}}}) == Approx(6 + 12.0 / 4));
+  CHECK(per_param({{"engine", "megatron"}, {"gpus", 4}, {"training", {{"zero", 1}}}}) ==
+        Approx(6 + 12.0 / 4));
   // HF Trainer AMP: fp32 weights 4 + bf16 autocast copies 2 + fp32 grads 4 + Adam 8 (LLaMA-Factory 18),
   // + torch's foreach AdamW temporary (sqrt(v), fp32: 4) at the optimizer step, which at 2048 tokens
   // outweighs the backward's activations (they are freed while the gradients are written).
@@ -125,18 +138,22 @@ TEST_CASE("Bytes per parameter per engine and optimizer", "[training]") {
   // Pure bf16 (LLaMA-Factory "pure bf16"): 2 + 2 + 2 x 2 Adam states, + the bf16 temporary 2.
   CHECK(per_param({{"engine", "transformers"}, {"training", {{"master_weights", false}}}}) == Approx(8 + 2));
   // 8-bit AdamW: 2 bytes + an fp32 absmax per 256 values per state; SGD momentum: 4.
-  CHECK(per_param({{"engine", "transformers"}, {"training", {{"master_weights", false}, {"optimizer", "adamw-8bit"}}}}) ==
+  CHECK(per_param({{"engine", "transformers"},
+                   {"training", {{"master_weights", false}, {"optimizer", "adamw-8bit"}}}}) ==
         Approx(2 + 2 + 2 * (1 + 4.0 / 256)));
-  CHECK(per_param({{"engine", "transformers"}, {"training", {{"optimizer", "sgd"}}}}) == Approx(4 + 2 + 4 + 4));
+  CHECK(per_param({{"engine", "transformers"}, {"training", {{"optimizer", "sgd"}}}}) ==
+        Approx(4 + 2 + 4 + 4));
   // Adafactor's factored second moment is a small fraction of a parameter.
   CHECK(per_param({{"engine", "transformers"}, {"training", {{"optimizer", "adafactor"}}}}) < 10.1);
 }
 
 TEST_CASE("LoRA adapters and the QLoRA base", "[training]") {
-  // Llama-3-8B, r = 8 on all linear layers: 20,971,520 trainable parameters (PEFT print_trainable_parameters).
+  // Llama-3-8B, r = 8 on all linear layers: 20,971,520 trainable parameters (PEFT
+  // print_trainable_parameters).
   const MemoryEstimate lora = memory_of(json{{"model", "llama-3.1-8b"}, {"task", "lora"}});
   CHECK(lora.trainable_params == 20971520);
-  const MemoryEstimate qv = memory_of(json{{"model", "llama-3.1-8b"}, {"task", "lora"}, {"training", {{"lora_targets", "qv"}}}});
+  const MemoryEstimate qv =
+      memory_of(json{{"model", "llama-3.1-8b"}, {"task", "lora"}, {"training", {{"lora_targets", "qv"}}}});
   CHECK(qv.trainable_params == 32.0 * 8 * ((4096 + 4096) + (4096 + 1024)));
   // QLoRA keeps embeddings and head in 16 bits (QLoRA base ~ 4.127/8 P_linear + 2 (P_emb + P_head)).
   const MemoryEstimate qlora = memory_of(json{{"model", "llama-3.1-8b"}, {"task", "qlora"}});
@@ -144,20 +161,27 @@ TEST_CASE("LoRA adapters and the QLoRA base", "[training]") {
   const double base = p.linear * 4.127 / 8 + 2 * (p.embedding + p.lm_head);
   CHECK(qlora.breakdown.weights == Approx(base + 4 * 20971520.0 + 2 * 4096.0 * 14336).epsilon(0.002));
   // LoRA does not remove activation memory (peft#1514): same activations as a full fine-tune.
-  const MemoryEstimate full = memory_of(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"training", {{"grad_checkpointing", "full"}}}});
+  const MemoryEstimate full = memory_of(
+      json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"training", {{"grad_checkpointing", "full"}}}});
   CHECK(lora.breakdown.activations >= full.breakdown.activations);
 }
 
-TEST_CASE("Per-GPU memory never rises with more sharding, GPUs, lower precision or checkpointing", "[training]") {
+TEST_CASE("Per-GPU memory never rises with more sharding, GPUs, lower precision or checkpointing",
+          "[training]") {
   const json base = {{"model", "llama-3.1-8b"}, {"task", "full"}, {"gpus", 8}, {"flash_attention", false}};
-  auto with = [&](const json& extra) { json s = base; s.update(extra); return memory_of(s).per_gpu_bytes; };
+  auto with = [&](const json& extra) {
+    json s = base;
+    s.update(extra);
+    return memory_of(s).per_gpu_bytes;
+  };
   double previous = with({{"training", {{"zero", 0}}}});
   for (int zero = 1; zero <= 3; ++zero) {
     const double now = with({{"training", {{"zero", zero}}}});
     CHECK(now <= previous);
     previous = now;
   }
-  CHECK(with({{"gpus", 16}, {"training", {{"zero", 3}}}}) <= with({{"gpus", 8}, {"training", {{"zero", 3}}}}));
+  CHECK(with({{"gpus", 16}, {"training", {{"zero", 3}}}}) <=
+        with({{"gpus", 8}, {"training", {{"zero", 3}}}}));
   // Storing in fewer bits: pure bf16 vs fp32 (mixed precision adds an fp32 master on purpose).
   CHECK(with({{"weights", "bf16"}, {"training", {{"master_weights", false}}}}) < with({{"weights", "fp32"}}));
   CHECK(memory_of(json{{"model", "llama-3.1-8b"}, {"task", "lora"}, {"weights", "int8"}}).per_gpu_bytes <
@@ -174,7 +198,11 @@ TEST_CASE("Per-GPU memory never rises with more sharding, GPUs, lower precision 
 
 TEST_CASE("Per-GPU memory rises with batch, seq_len, rank and parameters", "[training]") {
   const json base = {{"model", "qwen2.5-7b"}, {"task", "lora"}};
-  auto with = [&](const json& extra) { json s = base; s.update(extra); return memory_of(s).per_gpu_bytes; };
+  auto with = [&](const json& extra) {
+    json s = base;
+    s.update(extra);
+    return memory_of(s).per_gpu_bytes;
+  };
   CHECK(with({{"batch", 2}}) > with({{"batch", 1}}));
   CHECK(with({{"seq_len", 4096}}) > with({{"seq_len", 2048}}));
   CHECK(with({{"training", {{"lora_rank", 64}}}}) > with({{"training", {{"lora_rank", 8}}}}));
@@ -182,7 +210,8 @@ TEST_CASE("Per-GPU memory rises with batch, seq_len, rank and parameters", "[tra
 }
 
 TEST_CASE("Pipeline stages keep in-flight micro-batches under 1F1B", "[training]") {
-  const json base = {{"model", "llama-3.1-70b"}, {"task", "pretrain"}, {"engine", "megatron"}, {"pp", 4}, {"gpus", 4}};
+  const json base = {
+      {"model", "llama-3.1-70b"}, {"task", "pretrain"}, {"engine", "megatron"}, {"pp", 4}, {"gpus", 4}};
   json one = base;
   one["training"] = {{"grad_accum", 1}};
   json eight = base;
@@ -193,13 +222,18 @@ TEST_CASE("Pipeline stages keep in-flight micro-batches under 1F1B", "[training]
 
 TEST_CASE("Refused and warned training combinations name their fields", "[training]") {
   const json llama = "llama-3.1-8b";
-  CHECK(scenario_error_field(json{{"model", llama}, {"task", "lora"}, {"training", {{"lora_rank", 0}}}}) == "training.lora_rank");
+  CHECK(scenario_error_field(json{{"model", llama}, {"task", "lora"}, {"training", {{"lora_rank", 0}}}}) ==
+        "training.lora_rank");
   CHECK(scenario_error_field(json{{"model", llama}, {"task", "qlora"}, {"weights", "fp32"}}) == "weights");
-  CHECK(scenario_error_field(json{{"model", llama}, {"task", "full"}, {"training", {{"offload_optimizer", true}}}}) == "training.zero");
+  CHECK(scenario_error_field(
+            json{{"model", llama}, {"task", "full"}, {"training", {{"offload_optimizer", true}}}}) ==
+        "training.zero");
   CHECK(scenario_error_field(json{{"model", llama}, {"task", "full"}, {"weights", "int4"}}) == "weights");
-  const MemoryEstimate zero_pp = memory_of(json{{"model", llama}, {"task", "full"}, {"gpus", 4}, {"pp", 2}, {"training", {{"zero", 3}}}});
+  const MemoryEstimate zero_pp = memory_of(
+      json{{"model", llama}, {"task", "full"}, {"gpus", 4}, {"pp", 2}, {"training", {{"zero", 3}}}});
   CHECK(has_warning(zero_pp, "zero_with_pipeline"));
-  CHECK(has_warning(memory_of(json{{"model", llama}, {"task", "full"}, {"training", {{"zero", 2}}}}), "zero_without_dp"));
+  CHECK(has_warning(memory_of(json{{"model", llama}, {"task", "full"}, {"training", {{"zero", 2}}}}),
+                    "zero_without_dp"));
 }
 
 TEST_CASE("Training breakdown sums to the total and logits scale with the vocabulary", "[training]") {
@@ -212,8 +246,13 @@ TEST_CASE("Training breakdown sums to the total and logits scale with the vocabu
   CHECK(logits_bytes(s) == Approx(8192.0 * 152064 * 12));
 }
 
-TEST_CASE("engine_options.cross_entropy: chunked and fused losses hold less of the logits", "[memory][training]") {
-  json base = {{"model", "llama-3.1-8b"}, {"task", "lora"}, {"engine", "transformers"}, {"batch", 4}, {"seq_len", 4096}};
+TEST_CASE("engine_options.cross_entropy: chunked and fused losses hold less of the logits",
+          "[memory][training]") {
+  json base = {{"model", "llama-3.1-8b"},
+               {"task", "lora"},
+               {"engine", "transformers"},
+               {"batch", 4},
+               {"seq_len", 4096}};
   const double tokens = 4.0 * 4096;
   Scenario s = parse_scenario(base);
   CHECK(logits_bytes(s) == Approx(tokens * 128256 * 12));  // fp32 log-softmax + its gradient in and out
@@ -239,8 +278,13 @@ TEST_CASE("engine_options.cross_entropy: chunked and fused losses hold less of t
 TEST_CASE("The step peaks at the backward or at the foreach AdamW step, not both", "[training]") {
   // torch/optim/adam.py _multi_tensor_adam: exp_avg_sq_sqrt = torch._foreach_sqrt(exp_avg_sqs) is one
   // state-sized temporary; fused optimizers (DeepSpeed FusedAdam, bitsandbytes) have none.
-  const json pure = {{"model", "mistral-7b"}, {"task", "full"}, {"engine", "fsdp"}, {"weights", "bf16"},
-                     {"batch", 1}, {"seq_len", 512}, {"training", {{"master_weights", false}}}};
+  const json pure = {{"model", "mistral-7b"},
+                     {"task", "full"},
+                     {"engine", "fsdp"},
+                     {"weights", "bf16"},
+                     {"batch", 1},
+                     {"seq_len", 512},
+                     {"training", {{"master_weights", false}}}};
   const Scenario s = parse_scenario(pure);
   const double p = count_params(s.model).total;
   CHECK(optimizer_step_temp_bytes(s, p) == Approx(2 * p));
@@ -272,8 +316,9 @@ TEST_CASE("FSDP keeps the root unit gathered beside two transformer blocks", "[t
   // Llama-3-8B: embedding and head 2 x 128256 x 4096; one block 218,103,808 linear weights + 2
   // norms of 4096 + its 1/32 share of the final norm; 16-bit, the block being computed and the one
   // prefetched (BACKWARD_PRE).
-  json lora = {{"model", "llama-3-8b"}, {"task", "lora"}, {"engine", "fsdp"}, {"gpus", 2}, {"batch", 4},
-               {"seq_len", 4096}, {"training", {{"zero", 3}}}};
+  json lora = {
+      {"model", "llama-3-8b"}, {"task", "lora"},           {"engine", "fsdp"}, {"gpus", 2}, {"batch", 4},
+      {"seq_len", 4096},       {"training", {{"zero", 3}}}};
   const double root = 2.0 * 128256 * 4096;
   const double block = 218103808.0 + 2 * 4096 + 4096.0 / 32;
   CHECK(zero3_live_bytes(parse_scenario(lora)) == Approx(2 * root + 2 * 2 * block));
@@ -287,14 +332,20 @@ TEST_CASE("FSDP keeps the root unit gathered beside two transformer blocks", "[t
   CHECK(zero3_live_bytes(parse_scenario(ds)) == Approx(128256.0 * 4096 * (2 + 2)));
 }
 
-TEST_CASE("Reentrant checkpointing around frozen FSDP units keeps layer inputs and their gradients", "[training]") {
+TEST_CASE("Reentrant checkpointing around frozen FSDP units keeps layer inputs and their gradients",
+          "[training]") {
   // torch.utils.checkpoint (use_reentrant=True, transformers' default) reruns each FSDP-wrapped
   // decoder layer on detached leaf copies of its input; FSDP's _register_post_backward_reshard_only_hook
   // (frozen flat parameters) hooks those leaves with register_multi_grad_hook, whose closure owns
   // their AccumulateGrad node until _finalize_params at the end of the backward. Llama-3-8B LoRA,
   // 4 x 4096 tokens: 32 inputs and 31 input gradients of 4096 x 2 bytes per token.
-  json lora = {{"model", "llama-3-8b"}, {"task", "lora"}, {"engine", "fsdp"}, {"gpus", 2}, {"batch", 4},
-               {"seq_len", 4096}, {"training", {{"zero", 3}, {"grad_checkpointing", "full"}}},
+  json lora = {{"model", "llama-3-8b"},
+               {"task", "lora"},
+               {"engine", "fsdp"},
+               {"gpus", 2},
+               {"batch", 4},
+               {"seq_len", 4096},
+               {"training", {{"zero", 3}, {"grad_checkpointing", "full"}}},
                {"engine_options", {{"checkpoint_wraps_fsdp", true}, {"cross_entropy", "fused"}}}};
   const double tokens = 4.0 * 4096;
   const double per_layer = tokens * 4096 * 2;

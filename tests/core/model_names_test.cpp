@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gpusizer/api.h"
 #include "base/error.h"
 #include "catalog/model_names.h"
+#include "gpusizer/api.h"
 #include "scenario/scenario.h"
 
 using gpusizer::InputError;
@@ -132,7 +132,8 @@ TEST_CASE("a miss is an error naming the field, with what the user may have mean
     const ModelNameMatch m = match_model_name("gemma 3");
     CHECK(m.preset == nullptr);
     CHECK(m.ambiguous);
-    CHECK(m.suggestions == std::vector<std::string>{"gemma-3-1b", "gemma-3-4b", "gemma-3-12b", "gemma-3-27b"});
+    CHECK(m.suggestions ==
+          std::vector<std::string>{"gemma-3-1b", "gemma-3-4b", "gemma-3-12b", "gemma-3-27b"});
     try {
       gpusizer::resolve_model_name("gemma 3", "model");
       FAIL("gemma 3 resolved");
@@ -177,18 +178,21 @@ TEST_CASE("a miss is an error naming the field, with what the user may have mean
 }
 
 TEST_CASE("a scenario takes the typed name, and the name's format unless weights are given") {
-  const gpusizer::Scenario awq = gpusizer::parse_scenario(json::parse(R"({"model": "Qwen/Qwen2.5-72B-Instruct-AWQ"})"));
+  const gpusizer::Scenario awq =
+      gpusizer::parse_scenario(json::parse(R"({"model": "Qwen/Qwen2.5-72B-Instruct-AWQ"})"));
   CHECK(awq.model.id == "qwen2.5-72b");
   CHECK(awq.weights == gpusizer::WeightFormat::AwqInt4);
   REQUIRE_FALSE(awq.warnings.empty());
   CHECK(awq.warnings.front().code == "model_name_resolved");
-  const gpusizer::Scenario given =
-      gpusizer::parse_scenario(json::parse(R"({"model": "Qwen/Qwen2.5-72B-Instruct-AWQ", "weights": "bf16"})"));
+  const gpusizer::Scenario given = gpusizer::parse_scenario(
+      json::parse(R"({"model": "Qwen/Qwen2.5-72B-Instruct-AWQ", "weights": "bf16"})"));
   CHECK(given.weights == gpusizer::WeightFormat::Bf16);
   const gpusizer::Scenario id = gpusizer::parse_scenario(json::parse(R"({"model": "llama-3.1-8b"})"));
-  for (const gpusizer::Warning& w : id.warnings) CHECK(w.code != "model_name_resolved");  // an exact id needs no note
+  for (const gpusizer::Warning& w : id.warnings)
+    CHECK(w.code != "model_name_resolved");  // an exact id needs no note
   // gpt-oss serves in its released mxfp4 and trains from 16-bit weights.
-  CHECK(gpusizer::parse_scenario(json::parse(R"({"model": "gpt-oss-20b"})")).weights == gpusizer::WeightFormat::Mxfp4);
+  CHECK(gpusizer::parse_scenario(json::parse(R"({"model": "gpt-oss-20b"})")).weights ==
+        gpusizer::WeightFormat::Mxfp4);
   CHECK(gpusizer::parse_scenario(json::parse(R"({"model": "gpt-oss-20b", "task": "lora"})")).weights ==
         gpusizer::WeightFormat::Bf16);
   try {
@@ -196,7 +200,8 @@ TEST_CASE("a scenario takes the typed name, and the name's format unless weights
     FAIL("resolved");
   } catch (const InputError& e) {
     CHECK(e.field == "model");
-    CHECK(std::string(e.what()).find("did you mean llama-3.1-8b, llama-3.1-70b or llama-3.1-405b?") != std::string::npos);
+    CHECK(std::string(e.what()).find("did you mean llama-3.1-8b, llama-3.1-70b or llama-3.1-405b?") !=
+          std::string::npos);
   }
 }
 
@@ -214,7 +219,8 @@ TEST_CASE("the resolve command answers the page: found, format, suggestions, con
   CHECK(plain.value["id"] == "llama-3.1-8b");
   CHECK(plain.value["weights"].is_null());
 
-  const gpusizer::ApiResult miss = gpusizer::run_command("resolve", R"({"model": "https://huggingface.co/SomeOrg/New-Model-9B"})");
+  const gpusizer::ApiResult miss =
+      gpusizer::run_command("resolve", R"({"model": "https://huggingface.co/SomeOrg/New-Model-9B"})");
   REQUIRE(miss.ok);
   CHECK(miss.value["found"] == false);
   CHECK(miss.value["hub_id"] == "SomeOrg/New-Model-9B");

@@ -41,10 +41,12 @@ void check_sorted_and_within_cards(const std::vector<Plan>& plans, double headro
 
 TEST_CASE("A 70B model under QLoRA fits no single 24 GB card", "[planner]") {
   for (const char* gpu : {"a10", "a10g", "l4", "rtx3090", "rtx4090"}) {
-    const Estimate e = estimate(parse_scenario(json{{"model", "llama-3.1-70b"}, {"task", "qlora"}, {"gpu", gpu}}));
+    const Estimate e =
+        estimate(parse_scenario(json{{"model", "llama-3.1-70b"}, {"task", "qlora"}, {"gpu", gpu}}));
     CHECK_FALSE(e.gpu->fits);
   }
-  const auto plans = plans_of(json{{"model", "llama-3.1-70b"}, {"task", "qlora"},
+  const auto plans = plans_of(json{{"model", "llama-3.1-70b"},
+                                   {"task", "qlora"},
                                    {"filters", {{"gpus", {"a10", "a10g", "l4"}}, {"max_gpus", 1}}}});
   REQUIRE_FALSE(plans.empty());
   for (const Plan& p : plans) CHECK_FALSE(p.fits);
@@ -70,13 +72,15 @@ TEST_CASE("Plans keep the headroom and come sorted", "[planner]") {
 }
 
 TEST_CASE("Training plans shard with ZeRO across whole instances", "[planner]") {
-  const auto plans = plans_of(json{{"model", "llama-3.1-70b"}, {"task", "full"}, {"filters", {{"gpus", {"a100-80gb"}}}}});
+  const auto plans =
+      plans_of(json{{"model", "llama-3.1-70b"}, {"task", "full"}, {"filters", {{"gpus", {"a100-80gb"}}}}});
   REQUIRE(plans.front().fits);
   CHECK(plans.front().gpus >= 8);
   CHECK(plans.front().gpus % plans.front().instance->gpus == 0);
   CHECK(plans.front().zero == 3);
   // The scenario's own ZeRO stage is kept.
-  for (const Plan& p : plans_of(json{{"model", "qwen2.5-7b"}, {"task", "full"}, {"training", {{"zero", 2}}}})) CHECK(p.zero == 2);
+  for (const Plan& p : plans_of(json{{"model", "qwen2.5-7b"}, {"task", "full"}, {"training", {{"zero", 2}}}}))
+    CHECK(p.zero == 2);
 }
 
 TEST_CASE("Serving plans use tensor parallelism inside an instance, then pipeline stages", "[planner]") {
@@ -88,27 +92,33 @@ TEST_CASE("Serving plans use tensor parallelism inside an instance, then pipelin
 }
 
 TEST_CASE("Filters, overrides and currencies", "[planner]") {
-  const auto aws = plans_of(json{{"model", "qwen2.5-7b"}, {"filters", {{"providers", {"aws"}}, {"max_gpus", 4}}}});
+  const auto aws =
+      plans_of(json{{"model", "qwen2.5-7b"}, {"filters", {{"providers", {"aws"}}, {"max_gpus", 4}}}});
   for (const Plan& p : aws) {
     CHECK(p.instance->provider_id == "aws");
     CHECK(p.instance->billing == "on-demand");
     CHECK(p.instance->gpus <= 4);
   }
-  const Instance& t4 = *plans_of(json{{"model", "qwen2.5-0.5b"}, {"filters", {{"providers", {"alibaba"}}, {"gpus", {"t4"}}}}})
-                            .front().instance;
+  const Instance& t4 =
+      *plans_of(json{{"model", "qwen2.5-0.5b"}, {"filters", {{"providers", {"alibaba"}}, {"gpus", {"t4"}}}}})
+           .front()
+           .instance;
   const Scenario usd = parse_scenario(json{{"model", "qwen2.5-0.5b"}, {"pricing", {{"cny_per_usd", 7.0}}}});
   CHECK(instance_price(t4, usd) == Approx(t4.price_per_hour / 7.0));
-  const Scenario cny = parse_scenario(json{{"model", "qwen2.5-0.5b"}, {"pricing", {{"currency", "CNY"}, {"overrides", {{t4.instance, 1.0}}}}}});
+  const Scenario cny = parse_scenario(json{
+      {"model", "qwen2.5-0.5b"}, {"pricing", {{"currency", "CNY"}, {"overrides", {{t4.instance, 1.0}}}}}});
   CHECK(instance_price(t4, cny) == 1.0);
-  const auto overridden = plans_of(json{{"model", "qwen2.5-0.5b"}, {"pricing", {{"overrides", {{t4.instance, 0.001}}}}}});
+  const auto overridden =
+      plans_of(json{{"model", "qwen2.5-0.5b"}, {"pricing", {{"overrides", {{t4.instance, 0.001}}}}}});
   CHECK(overridden.front().instance == &t4);
 }
 
 TEST_CASE("Memory depends on the card only through its runtime share", "[planner]") {
   // The planner evaluates memory once per layout and reuses it across GPU types.
-  const json scenarios[] = {{{"model", "qwen2.5-14b"}, {"batch", 4}},
-                            {{"model", "qwen2.5-14b"}, {"task", "full"}, {"gpus", 8}, {"training", {{"zero", 3}}}},
-                            {{"model", "qwen2.5-14b"}, {"task", "qlora"}}};
+  const json scenarios[] = {
+      {{"model", "qwen2.5-14b"}, {"batch", 4}},
+      {{"model", "qwen2.5-14b"}, {"task", "full"}, {"gpus", 8}, {"training", {{"zero", 3}}}},
+      {{"model", "qwen2.5-14b"}, {"task", "qlora"}}};
   for (const json& j : scenarios) {
     const Scenario s = parse_scenario(j);
     const double generic = estimate_memory(s, nullptr).per_gpu_bytes - runtime_bytes(s, nullptr);
@@ -124,8 +134,9 @@ TEST_CASE("Serving is ranked by cost per million output tokens", "[planner]") {
   REQUIRE(plans.front().cost_per_million_tokens);
   CHECK(*plans.front().cost_per_million_tokens > 0);
   const json j = to_json(plans.front());
-  for (const char* key : {"provider", "instance", "region", "gpu", "gpus_per_instance", "instances", "tp", "pp", "zero",
-                          "per_gpu_bytes", "fits", "price_per_hour", "currency", "cost_per_million_tokens", "throughput"}) {
+  for (const char* key :
+       {"provider", "instance", "region", "gpu", "gpus_per_instance", "instances", "tp", "pp", "zero",
+        "per_gpu_bytes", "fits", "price_per_hour", "currency", "cost_per_million_tokens", "throughput"}) {
     CHECK(j.contains(key));
   }
 }
@@ -139,8 +150,13 @@ TEST_CASE("best_plan is the ranking's first plan", "[planner]") {
       {{"model", "llama-3.1-70b"}, {"task", "full"}, {"training", {{"tokens", 1e9}}}},
       {{"model", "llama-3.1-70b"}, {"task", "qlora"}, {"filters", {{"max_gpus", 1}}}},
       {{"model", "deepseek-v3"}, {"filters", {{"max_gpus", 1}}}},  // fits nowhere: the closest, explained
-      {{"model", "llama-3.1-8b"}, {"prompt_tokens", 1000}, {"output_tokens", 200}, {"load", {{"requests_per_s", 4}, {"tpot_s", 0.05}}}},
-      {{"model", "qwen2.5-7b"}, {"filters", {{"providers", {"alibaba"}}}}, {"pricing", {{"currency", "CNY"}}}},
+      {{"model", "llama-3.1-8b"},
+       {"prompt_tokens", 1000},
+       {"output_tokens", 200},
+       {"load", {{"requests_per_s", 4}, {"tpot_s", 0.05}}}},
+      {{"model", "qwen2.5-7b"},
+       {"filters", {{"providers", {"alibaba"}}}},
+       {"pricing", {{"currency", "CNY"}}}},
   };
   for (const json& in : scenarios) {
     INFO(in.dump());
@@ -162,8 +178,10 @@ TEST_CASE("best_plan is the ranking's first plan", "[planner]") {
     CHECK(to_json(*best) == to_json(first));
   }
   // Refused alike, with the same code (the page words the error from it).
-  const Scenario both = parse_scenario({{"model", "llama-3.1-8b"}, {"gpus", 2}, {"load", {{"requests_per_s", 4}}}});
-  for (auto plan : {std::function<void()>([&] { rank_plans(both); }), std::function<void()>([&] { best_plan(both); })}) {
+  const Scenario both =
+      parse_scenario({{"model", "llama-3.1-8b"}, {"gpus", 2}, {"load", {{"requests_per_s", 4}}}});
+  for (auto plan :
+       {std::function<void()>([&] { rank_plans(both); }), std::function<void()>([&] { best_plan(both); })}) {
     try {
       plan();
       FAIL("load with gpus was not refused");

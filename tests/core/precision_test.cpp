@@ -121,7 +121,8 @@ TEST_CASE("FP8 checkpoints: one fp32 scale per 128 x 128 block, the router in bf
   double expected = 0;
   for (const LinearModule& m : linear_modules(ds)) {
     const double n = static_cast<double>(m.in) * static_cast<double>(m.out);
-    const double blocks = std::ceil(static_cast<double>(m.in) / 128) * std::ceil(static_cast<double>(m.out) / 128);
+    const double blocks =
+        std::ceil(static_cast<double>(m.in) / 128) * std::ceil(static_cast<double>(m.out) / 128);
     expected += static_cast<double>(m.count) * (m.group == "router" ? 2 * n : n + 4 * blocks);
   }
   CHECK(weight_bytes(ds, WeightFormat::Fp8).linear == Approx(expected).epsilon(1e-12));

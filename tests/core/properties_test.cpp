@@ -40,13 +40,18 @@ struct Gen {
     return lo + below(std::min(hi - lo + 1, int64_t{1} << below(octaves + 1)));
   }
   template <typename T>
-  const T& pick(const std::vector<T>& items) { return items[static_cast<size_t>(below(static_cast<int64_t>(items.size())))]; }
+  const T& pick(const std::vector<T>& items) {
+    return items[static_cast<size_t>(below(static_cast<int64_t>(items.size())))];
+  }
 };
 
-const std::vector<std::string> kServingEngines = {"vllm", "sglang", "lmdeploy", "tensorrt-llm", "transformers", "llama.cpp"};
+const std::vector<std::string> kServingEngines = {"vllm",         "sglang",       "lmdeploy",
+                                                  "tensorrt-llm", "transformers", "llama.cpp"};
 const std::vector<std::string> kTrainingEngines = {"deepspeed", "fsdp", "megatron", "transformers"};
-const std::vector<std::string> kGgufFormats = {"q8_0", "q6_k", "q5_k_m", "q5_k_s", "q5_0", "q4_k_m", "q4_k_s", "q4_0", "q3_k_m", "q2_k"};
-const std::vector<std::string> kServingFormats = {"fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4", "gptq-int8", "gptq-int4", "awq-int4"};
+const std::vector<std::string> kGgufFormats = {"q8_0",   "q6_k",   "q5_k_m", "q5_k_s", "q5_0",
+                                               "q4_k_m", "q4_k_s", "q4_0",   "q3_k_m", "q2_k"};
+const std::vector<std::string> kServingFormats = {"fp32", "bf16", "fp16",      "fp8",       "int8",
+                                                  "int4", "nf4",  "gptq-int8", "gptq-int4", "awq-int4"};
 const std::vector<std::string> kFourBitFormats = {"int4", "nf4", "gptq-int4", "awq-int4"};
 const std::vector<std::string> kFullFormats = {"bf16", "fp16", "fp32"};
 
@@ -102,7 +107,8 @@ json random_scenario(Gen& g) {
   }
   if (training) {
     json t;
-    t["optimizer"] = g.pick(std::vector<std::string>{"adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"});
+    t["optimizer"] =
+        g.pick(std::vector<std::string>{"adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"});
     t["master_weights"] = g.chance(0.7);
     t["grad_checkpointing"] = g.pick(std::vector<std::string>{"none", "selective", "full"});
     const int zero = static_cast<int>(g.below(4));
@@ -117,8 +123,9 @@ json random_scenario(Gen& g) {
     if (g.chance(0.5)) t["tokens"] = static_cast<double>(g.log_between(1'000'000, 1'000'000'000'000));
     s["training"] = t;
   }
-  if (g.chance(0.1)) s["efficiency"] = {{"mfu", static_cast<double>(g.between(1, 100)) / 100},
-                                        {"bandwidth", static_cast<double>(g.between(1, 100)) / 100}};
+  if (g.chance(0.1))
+    s["efficiency"] = {{"mfu", static_cast<double>(g.between(1, 100)) / 100},
+                       {"bandwidth", static_cast<double>(g.between(1, 100)) / 100}};
   return s;
 }
 
@@ -162,7 +169,9 @@ bool all_finite(const json& j, std::string* where, const std::string& path = "")
   return true;
 }
 
-bool close(double a, double b, double rel) { return std::fabs(a - b) <= rel * std::max(std::fabs(a), std::fabs(b)); }
+bool close(double a, double b, double rel) {
+  return std::fabs(a - b) <= rel * std::max(std::fabs(a), std::fabs(b));
+}
 
 double memory_of(const json& scenario) {
   const Scenario s = parse_scenario(scenario);
@@ -185,7 +194,8 @@ bool dominates(const Architecture& larger, const Architecture& smaller) {
   const Architecture& a = smaller;
   if (b.id == a.id || b.family != a.family || b.encoder != a.encoder || b.mlp != a.mlp) return false;
   if (b.tied_embeddings && !a.tied_embeddings) return false;
-  if ((b.experts == 0) != (a.experts == 0) || (b.mla.kv_lora_rank == 0) != (a.mla.kv_lora_rank == 0)) return false;
+  if ((b.experts == 0) != (a.experts == 0) || (b.mla.kv_lora_rank == 0) != (a.mla.kv_lora_rank == 0))
+    return false;
   if (b.sliding_window != a.sliding_window) return false;
   // Interleaved dense layers (Llama 4 Maverick) replace MoE layers: not more of everything.
   if (b.experts > 0 && b.dense_layers != a.dense_layers) return false;
@@ -214,12 +224,15 @@ std::map<std::string, std::vector<const Architecture*>> larger_presets() {
 // Weight formats ordered by size: the first of each pair needs at least the memory of the second
 // to serve the same model the same way.
 const std::vector<std::pair<std::string, std::string>> kSmallerFormats = {
-    {"fp32", "bf16"},        {"bf16", "fp8"},          {"bf16", "int8"},       {"int8", "int4"},
-    {"bf16", "gptq-int8"},   {"gptq-int8", "gptq-int4"}, {"bf16", "awq-int4"}, {"bf16", "nf4"},
-    {"bf16", "q8_0"},        {"q8_0", "q6_k"},         {"q6_k", "q5_k_m"},     {"q5_k_m", "q4_k_m"},
-    {"q4_k_m", "q3_k_m"},    {"q3_k_m", "q2_k"}};
+    {"fp32", "bf16"},     {"bf16", "fp8"},       {"bf16", "int8"},
+    {"int8", "int4"},     {"bf16", "gptq-int8"}, {"gptq-int8", "gptq-int4"},
+    {"bf16", "awq-int4"}, {"bf16", "nf4"},       {"bf16", "q8_0"},
+    {"q8_0", "q6_k"},     {"q6_k", "q5_k_m"},    {"q5_k_m", "q4_k_m"},
+    {"q4_k_m", "q3_k_m"}, {"q3_k_m", "q2_k"}};
 
-bool is_gguf_id(const std::string& f) { return std::find(kGgufFormats.begin(), kGgufFormats.end(), f) != kGgufFormats.end(); }
+bool is_gguf_id(const std::string& f) {
+  return std::find(kGgufFormats.begin(), kGgufFormats.end(), f) != kGgufFormats.end();
+}
 
 void check_monotone(const json& base, double base_bytes, Gen& g, Failures& f,
                     const std::map<std::string, std::vector<const Architecture*>>& larger) {
@@ -227,14 +240,18 @@ void check_monotone(const json& base, double base_bytes, Gen& g, Failures& f,
   json more = base;
   more["batch"] = base["batch"].get<int64_t>() + g.log_between(1, 256);
   const double with_batch = memory_of(more);
-  if (less_beyond_rounding(with_batch, base_bytes)) f.add("memory non-decreasing in batch", base, "batch " + more["batch"].dump() + ": " + bytes_pair(base_bytes, with_batch));
+  if (less_beyond_rounding(with_batch, base_bytes))
+    f.add("memory non-decreasing in batch", base,
+          "batch " + more["batch"].dump() + ": " + bytes_pair(base_bytes, with_batch));
 
   json shorter = base, longer = base;  // the prompt split follows seq_len when not given
   shorter.erase("prompt_tokens");
   longer.erase("prompt_tokens");
   longer["seq_len"] = base["seq_len"].get<int64_t>() + g.log_between(1, 32768);
   const double a = memory_of(shorter), b = memory_of(longer);
-  if (less_beyond_rounding(b, a)) f.add("memory non-decreasing in seq_len", shorter, "seq_len " + longer["seq_len"].dump() + ": " + bytes_pair(a, b));
+  if (less_beyond_rounding(b, a))
+    f.add("memory non-decreasing in seq_len", shorter,
+          "seq_len " + longer["seq_len"].dump() + ": " + bytes_pair(a, b));
 
   // Parameters: a larger preset of the same family, under the same layout.
   if (base["model"].is_string()) {
@@ -246,7 +263,8 @@ void check_monotone(const json& base, double base_bytes, Gen& g, Failures& f,
         json bigger = base;
         bigger["model"] = big.id;
         const double m = memory_of(bigger);
-        if (less_beyond_rounding(m, base_bytes)) f.add("memory non-decreasing in parameters", base, big.id + ": " + bytes_pair(base_bytes, m));
+        if (less_beyond_rounding(m, base_bytes))
+          f.add("memory non-decreasing in parameters", base, big.id + ": " + bytes_pair(base_bytes, m));
       }
     }
   }
@@ -268,11 +286,13 @@ void check_monotone(const json& base, double base_bytes, Gen& g, Failures& f,
       if (zero > (s.training.offload_optimizer ? 1 : 0)) {
         const std::string step = "stage " + std::to_string(zero - 1) + " to " + std::to_string(zero) + ": ";
         if (less_beyond_rounding(previous.gradients + previous.optimizer, m.gradients + m.optimizer)) {
-          f.add("sharded states non-increasing in ZeRO stage", staged, step + bytes_pair(previous.gradients + previous.optimizer, m.gradients + m.optimizer));
+          f.add("sharded states non-increasing in ZeRO stage", staged,
+                step + bytes_pair(previous.gradients + previous.optimizer, m.gradients + m.optimizer));
         }
         const bool same_buffers = zero <= 2;
         if (same_buffers && less_beyond_rounding(previous.total(), m.total())) {
-          f.add("memory non-increasing in ZeRO stage", staged, step + bytes_pair(previous.total(), m.total()));
+          f.add("memory non-increasing in ZeRO stage", staged,
+                step + bytes_pair(previous.total(), m.total()));
         }
       }
       previous = m;
@@ -286,7 +306,8 @@ void check_monotone(const json& base, double base_bytes, Gen& g, Failures& f,
       x["weights"] = big;
       y["weights"] = small;
       const double mx = memory_of(x), my = memory_of(y);
-      if (less_beyond_rounding(mx, my)) f.add("memory non-increasing with lower weight precision", x, small + ": " + bytes_pair(mx, my));
+      if (less_beyond_rounding(mx, my))
+        f.add("memory non-increasing with lower weight precision", x, small + ": " + bytes_pair(mx, my));
     }
   }
 }
@@ -328,8 +349,12 @@ void check_ranking(json scenario, Gen& g, Failures& f) {
   for (size_t i = 0; i < plans.size(); ++i) {
     const Plan& p = plans[i];
     const Gpu& gpu = *find_gpu(p.instance->gpu_id);
-    if (i > 0 && !ordered(plans[i - 1], p)) f.add("rankings sorted", scenario, "plan " + std::to_string(i) + " (" + p.instance->instance + ") before it: " + plans[i - 1].instance->instance);
-    if (p.fits && p.per_gpu_bytes > (1 - s.headroom) * gpu.memory_bytes) f.add("fitting plans fit", scenario, p.instance->instance);
+    if (i > 0 && !ordered(plans[i - 1], p))
+      f.add("rankings sorted", scenario,
+            "plan " + std::to_string(i) + " (" + p.instance->instance +
+                ") before it: " + plans[i - 1].instance->instance);
+    if (p.fits && p.per_gpu_bytes > (1 - s.headroom) * gpu.memory_bytes)
+      f.add("fitting plans fit", scenario, p.instance->instance);
     json config = scenario;
     config["gpu"] = gpu.id;
     config["gpus"] = p.gpus;
@@ -340,16 +365,20 @@ void check_ranking(json scenario, Gen& g, Failures& f) {
     try {
       estimated = estimate(parse_scenario(config)).memory.per_gpu_bytes;
     } catch (const InputError& err) {
-      f.add("a plan's configuration is a valid scenario", config, p.instance->instance + ": " + err.field + ": " + err.what());
+      f.add("a plan's configuration is a valid scenario", config,
+            p.instance->instance + ": " + err.field + ": " + err.what());
       continue;
     }
-    if (!close(estimated, p.per_gpu_bytes, 1e-9)) f.add("estimate agrees with the plan", config, p.instance->instance + ": plan " + bytes_pair(p.per_gpu_bytes, estimated));
+    if (!close(estimated, p.per_gpu_bytes, 1e-9))
+      f.add("estimate agrees with the plan", config,
+            p.instance->instance + ": plan " + bytes_pair(p.per_gpu_bytes, estimated));
   }
 }
 
 }  // namespace
 
-TEST_CASE("Random valid scenarios: finite, consistent, monotone; rankings sorted and agreeing with estimate", "[properties]") {
+TEST_CASE("Random valid scenarios: finite, consistent, monotone; rankings sorted and agreeing with estimate",
+          "[properties]") {
   const auto larger = larger_presets();
   size_t ordered_pairs = 0;
   for (const auto& [id, list] : larger) ordered_pairs += list.size();
@@ -370,7 +399,8 @@ TEST_CASE("Random valid scenarios: finite, consistent, monotone; rankings sorted
     if (!all_finite(to_json(e), &where)) f.add("no NaN or infinity in the estimate", scenario, where);
     const MemoryBreakdown& b = e.memory.breakdown;
     const double sum = b.weights + b.gradients + b.optimizer + b.activations + b.kv_cache + b.runtime;
-    if (!close(sum, e.memory.per_gpu_bytes, 1e-12)) f.add("breakdown sums to per_gpu_bytes", scenario, bytes_pair(sum, e.memory.per_gpu_bytes));
+    if (!close(sum, e.memory.per_gpu_bytes, 1e-12))
+      f.add("breakdown sums to per_gpu_bytes", scenario, bytes_pair(sum, e.memory.per_gpu_bytes));
     check_monotone(scenario, e.memory.per_gpu_bytes, g, f, larger);
     if (i % kRankEvery == 0) {
       check_ranking(scenario, g, f);

@@ -10,8 +10,8 @@
 #include <set>
 #include <string>
 
-#include "gpusizer/api.h"
 #include "catalog/catalog.h"
+#include "gpusizer/api.h"
 
 using namespace gpusizer;
 using nlohmann::json;
@@ -39,8 +39,10 @@ void check_refused(const json& input, const std::string& field, const std::strin
 
 // merge_patch deletes a key set to null, so these objects are built by hand.
 json with_null(json base, const std::string& object, const std::string& key) {
-  if (object.empty()) base[key] = nullptr;
-  else base[object][key] = nullptr;
+  if (object.empty())
+    base[key] = nullptr;
+  else
+    base[object][key] = nullptr;
   return base;
 }
 
@@ -52,12 +54,17 @@ TEST_CASE("null for a key is refused, naming the key", "[resilience]") {
   check_refused(with_null(kBase, "", "task"), "task", "must not be null");
   check_refused(with_null(kBase, "", "efficiency"), "efficiency", "must not be null");
   check_refused(with_null(kBase, "", "model"), "model", "must not be null");
-  check_refused(with_null(with(kBase, {{"task", "full"}}), "training", "zero"), "training.zero", "must not be null");
+  check_refused(with_null(with(kBase, {{"task", "full"}}), "training", "zero"), "training.zero",
+                "must not be null");
   check_refused(with_null(kBase, "pricing", "currency"), "pricing.currency", "must not be null");
   check_refused(with_null(kBase, "pricing", "overrides"), "pricing.overrides", "must not be null");
   check_refused(with_null(kBase, "filters", "gpus"), "filters.gpus", "must not be null");
-  json custom = with(kBase, {{"pricing", {{"custom_instances", json::array({{{"instance", "box"}, {"gpu", "l4"},
-      {"gpus_per_instance", 1}, {"price_per_hour", 1.0}, {"currency", "USD"}}})}}}});
+  json custom = with(kBase, {{"pricing",
+                              {{"custom_instances", json::array({{{"instance", "box"},
+                                                                  {"gpu", "l4"},
+                                                                  {"gpus_per_instance", 1},
+                                                                  {"price_per_hour", 1.0},
+                                                                  {"currency", "USD"}}})}}}});
   custom["pricing"]["custom_instances"][0]["region"] = nullptr;
   check_refused(custom, "pricing.custom_instances[0].region", "must not be null");
   json price = kBase;
@@ -65,10 +72,11 @@ TEST_CASE("null for a key is refused, naming the key", "[resilience]") {
   check_refused(price, "pricing.overrides.p4d.24xlarge", "must not be null");
 }
 
-TEST_CASE("null in a config.json still reads as absent (transformers writes it for unset options)", "[resilience]") {
-  const json config = {{"model_type", "llama"}, {"hidden_size", 4096}, {"num_hidden_layers", 32},
+TEST_CASE("null in a config.json still reads as absent (transformers writes it for unset options)",
+          "[resilience]") {
+  const json config = {{"model_type", "llama"},     {"hidden_size", 4096},      {"num_hidden_layers", 32},
                        {"num_attention_heads", 32}, {"num_key_value_heads", 8}, {"intermediate_size", 14336},
-                       {"vocab_size", 128256}, {"rope_scaling", nullptr}, {"sliding_window", nullptr},
+                       {"vocab_size", 128256},      {"rope_scaling", nullptr},  {"sliding_window", nullptr},
                        {"head_dim", nullptr}};
   const ApiResult r = run("estimate", {{"model", {{"hf_config", config}}}, {"gpu", "a100-80gb"}});
   INFO(r.error_field << ": " << r.error_message);
@@ -98,8 +106,13 @@ TEST_CASE("a price for an instance type that exists nowhere is named in a warnin
   // No warnings, no key: a ranking without them is as before.
   CHECK_FALSE(run("rank", kBase).value.contains("warnings"));
   // A price for one of the scenario's own instance types is used, so no warning.
-  const json mine = with(kBase, {{"pricing", {{"overrides", {{"my-box", 2.0}}}, {"custom_instances", json::array({{
-      {"instance", "my-box"}, {"gpu", "l4"}, {"gpus_per_instance", 1}, {"price_per_hour", 1.0}, {"currency", "USD"}}})}}}});
+  const json mine = with(kBase, {{"pricing",
+                                  {{"overrides", {{"my-box", 2.0}}},
+                                   {"custom_instances", json::array({{{"instance", "my-box"},
+                                                                      {"gpu", "l4"},
+                                                                      {"gpus_per_instance", 1},
+                                                                      {"price_per_hour", 1.0},
+                                                                      {"currency", "USD"}}})}}}});
   CHECK(run("estimate", mine).value["warning_details"].empty());
 }
 
@@ -117,19 +130,24 @@ TEST_CASE("bytes after a NUL are refused, not ignored", "[resilience]") {
 
 TEST_CASE("efficiency overrides are bounded to 0.01-1", "[resilience]") {
   for (const double v : {1e-300, 5e-324, 0.0099, 0.0, -0.5, 1.0001}) {
-    check_refused(with(kBase, {{"efficiency", {{"mfu", v}}}}), "efficiency.mfu", "must be a number from 0.01 to 1");
-    check_refused(with(kBase, {{"efficiency", {{"bandwidth", v}}}}), "efficiency.bandwidth", "must be a number from 0.01 to 1");
+    check_refused(with(kBase, {{"efficiency", {{"mfu", v}}}}), "efficiency.mfu",
+                  "must be a number from 0.01 to 1");
+    check_refused(with(kBase, {{"efficiency", {{"bandwidth", v}}}}), "efficiency.bandwidth",
+                  "must be a number from 0.01 to 1");
   }
   // A layout that fits (speed and time are given only then): 1.5B full fine-tune on one A100.
-  const ApiResult slow = run("estimate", with(kBase, {{"model", "qwen2.5-1.5b"}, {"task", "full"}, {"efficiency", {{"mfu", 0.01}}},
-                                                     {"training", {{"tokens", 1e9}}}}));
+  const ApiResult slow = run("estimate", with(kBase, {{"model", "qwen2.5-1.5b"},
+                                                      {"task", "full"},
+                                                      {"efficiency", {{"mfu", 0.01}}},
+                                                      {"training", {{"tokens", 1e9}}}}));
   REQUIRE(slow.ok);
   CHECK(slow.value["time"]["wall_hours"].is_number());  // not null: a figure at the bound
   CHECK(run("estimate", with(kBase, {{"efficiency", {{"bandwidth", 1}}}})).ok);
 }
 
 TEST_CASE("unknown provider ids in filters.providers are refused like unknown GPU ids", "[resilience]") {
-  check_refused(with(kBase, {{"filters", {{"providers", {"ibm"}}}}}), "filters.providers", "unknown provider id \"ibm\"");
+  check_refused(with(kBase, {{"filters", {{"providers", {"ibm"}}}}}), "filters.providers",
+                "unknown provider id \"ibm\"");
   check_refused(with(kBase, {{"filters", {{"providers", {"aws", "AWS"}}}}}), "filters.providers", "\"AWS\"");
   std::set<std::string> providers = {"custom"};
   for (const Instance& i : instance_catalog()) providers.insert(i.provider_id);
@@ -142,8 +160,12 @@ TEST_CASE("unknown provider ids in filters.providers are refused like unknown GP
 TEST_CASE("token counts at the scenario's limits give finite figures (no int64 overflow)", "[resilience]") {
   // batch x seq_len x grad_accum = 1e20 tokens a step, beyond int64 (9.2e18): UBSan stops here
   // when the product is taken in integers (scripts/test runs this suite under it).
-  const json input = {{"model", "llama-3.1-8b"}, {"task", "full"}, {"batch", 1000000}, {"seq_len", 100000000},
-                      {"training", {{"grad_accum", 1000000}}}, {"gpu", "h100-80gb"}};
+  const json input = {{"model", "llama-3.1-8b"},
+                      {"task", "full"},
+                      {"batch", 1000000},
+                      {"seq_len", 100000000},
+                      {"training", {{"grad_accum", 1000000}}},
+                      {"gpu", "h100-80gb"}};
   // The layout does not fit, so `estimate` gives no speed: the speed model is called directly.
   const Scenario s = parse_scenario(input);
   const double rate = estimate_throughput(s, *find_gpu("h100-80gb")).train_tokens_per_s;
@@ -151,16 +173,28 @@ TEST_CASE("token counts at the scenario's limits give finite figures (no int64 o
   CHECK(rate > 0);
   // The step is 1e20 tokens: compute-bound, so the rate matches a step of 1e14 (grad_accum 1)
   // within the pipeline and communication terms, which are per token too.
-  const double small = estimate_throughput(parse_scenario(with(input, {{"training", {{"grad_accum", 1}}}})), *find_gpu("h100-80gb")).train_tokens_per_s;
+  const double small = estimate_throughput(parse_scenario(with(input, {{"training", {{"grad_accum", 1}}}})),
+                                           *find_gpu("h100-80gb"))
+                           .train_tokens_per_s;
   CHECK(rate == Approx(small).epsilon(0.01));
 }
 
-TEST_CASE("config_keys names the config.json keys the core reads, and those alone size the same", "[resilience]") {
-  json config = {{"architectures", {"MixtralForCausalLM"}}, {"_name_or_path", "mistralai/Mixtral-8x7B-v0.1"},
-                 {"model_type", "mixtral"}, {"hidden_size", 4096}, {"num_hidden_layers", 32},
-                 {"num_attention_heads", 32}, {"num_key_value_heads", 8}, {"intermediate_size", 14336},
-                 {"vocab_size", 32000}, {"num_local_experts", 8}, {"num_experts_per_tok", 2},
-                 {"rope_theta", 1e6}, {"sliding_window", nullptr}, {"torch_dtype", "bfloat16"},
+TEST_CASE("config_keys names the config.json keys the core reads, and those alone size the same",
+          "[resilience]") {
+  json config = {{"architectures", {"MixtralForCausalLM"}},
+                 {"_name_or_path", "mistralai/Mixtral-8x7B-v0.1"},
+                 {"model_type", "mixtral"},
+                 {"hidden_size", 4096},
+                 {"num_hidden_layers", 32},
+                 {"num_attention_heads", 32},
+                 {"num_key_value_heads", 8},
+                 {"intermediate_size", 14336},
+                 {"vocab_size", 32000},
+                 {"num_local_experts", 8},
+                 {"num_experts_per_tok", 2},
+                 {"rope_theta", 1e6},
+                 {"sliding_window", nullptr},
+                 {"torch_dtype", "bfloat16"},
                  {"tie_word_embeddings", false}};
   config["padding"] = std::string(100000, 'x');  // what a 5 MB paste carries and the core never reads
   const ApiResult keys = run("config_keys", config);
@@ -183,10 +217,20 @@ TEST_CASE("config_keys names the config.json keys the core reads, and those alon
 TEST_CASE("every command answers a model with every size at its limit (no internal error)", "[resilience]") {
   // Activations of 1e32 bytes: the planner's reasons print 1e23 GiB, past int64 in format.cpp.
   constexpr int64_t kBig = 1 << 20;
-  const json input = {{"model", {{"hf_config", {{"model_type", "llama"}, {"hidden_size", kBig},
-      {"num_hidden_layers", kBig}, {"num_attention_heads", kBig}, {"num_key_value_heads", kBig},
-      {"intermediate_size", kBig}, {"vocab_size", kBig}}}}}, {"task", "full"}, {"batch", 1000000},
-      {"seq_len", 100000000}, {"training", {{"grad_accum", 1000000}, {"tokens", 1e16}}}, {"gpu", "h200"}};
+  const json input = {{"model",
+                       {{"hf_config",
+                         {{"model_type", "llama"},
+                          {"hidden_size", kBig},
+                          {"num_hidden_layers", kBig},
+                          {"num_attention_heads", kBig},
+                          {"num_key_value_heads", kBig},
+                          {"intermediate_size", kBig},
+                          {"vocab_size", kBig}}}}},
+                      {"task", "full"},
+                      {"batch", 1000000},
+                      {"seq_len", 100000000},
+                      {"training", {{"grad_accum", 1000000}, {"tokens", 1e16}}},
+                      {"gpu", "h200"}};
   for (const char* command : {"estimate", "rank", "table", "launch"}) {
     const ApiResult r = run(command, input);
     INFO(command << ": " << r.error_field << ": " << r.error_message);

@@ -38,11 +38,14 @@ TEST_CASE("Defaults follow the spec", "[scenario]") {
 }
 
 TEST_CASE("Prompt and output split seq_len", "[scenario]") {
-  const Scenario a = parse_scenario(json{{"model", "qwen2.5-7b"}, {"prompt_tokens", 1000}, {"output_tokens", 24}});
+  const Scenario a =
+      parse_scenario(json{{"model", "qwen2.5-7b"}, {"prompt_tokens", 1000}, {"output_tokens", 24}});
   CHECK(a.seq_len == 1024);
   const Scenario b = parse_scenario(json{{"model", "qwen2.5-7b"}, {"seq_len", 4096}, {"output_tokens", 96}});
   CHECK(b.prompt_tokens == 4000);
-  CHECK(scenario_error_field(json{{"model", "qwen2.5-7b"}, {"seq_len", 10}, {"prompt_tokens", 6}, {"output_tokens", 6}}) == "output_tokens");
+  CHECK(scenario_error_field(
+            json{{"model", "qwen2.5-7b"}, {"seq_len", 10}, {"prompt_tokens", 6}, {"output_tokens", 6}}) ==
+        "output_tokens");
 }
 
 TEST_CASE("Bad input names its field", "[scenario]") {
@@ -92,16 +95,24 @@ TEST_CASE("Cross-field rules", "[scenario]") {
   // pp cannot exceed the layers.
   CHECK(scenario_error_field(json{{"model", "gpt2"}, {"gpus", 16}, {"pp", 16}}) == "pp");
   // Serving engine for training and the reverse.
-  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"engine", "vllm"}}) == "engine");
+  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"engine", "vllm"}}) ==
+        "engine");
   CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"engine", "deepspeed"}}) == "engine");
   // QLoRA needs a 4-bit base.
-  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"task", "qlora"}, {"weights", "fp32"}}) == "weights");
+  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"task", "qlora"}, {"weights", "fp32"}}) ==
+        "weights");
   // GGUF only on llama.cpp.
   CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"weights", "q4_k_m"}}) == "weights");
-  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"weights", "q4_k_m"}, {"engine", "llama.cpp"}}) == "");
+  CHECK(scenario_error_field(
+            json{{"model", "llama-3.1-8b"}, {"weights", "q4_k_m"}, {"engine", "llama.cpp"}}) == "");
   // Offload needs ZeRO.
-  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"training", {{"offload_optimizer", true}}}}) == "training.zero");
-  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"training", {{"zero", 2}, {"offload_params", true}}}}) == "training.offload_params");
+  CHECK(scenario_error_field(
+            json{{"model", "llama-3.1-8b"}, {"task", "full"}, {"training", {{"offload_optimizer", true}}}}) ==
+        "training.zero");
+  CHECK(scenario_error_field(json{{"model", "llama-3.1-8b"},
+                                  {"task", "full"},
+                                  {"training", {{"zero", 2}, {"offload_params", true}}}}) ==
+        "training.offload_params");
   // tp alone implies one replica of tp GPUs.
   CHECK(parse_scenario(json{{"model", "llama-3.1-8b"}, {"tp", 4}}).gpus == 4);
 }
@@ -113,14 +124,21 @@ TEST_CASE("Model objects: explicit fields, params only, hf_config", "[scenario]"
   CHECK(scenario_error_field(json{{"model", {{"params", -7e9}}}}) == "model.params");
   CHECK(scenario_error_field(json{{"model", {{"params", 7e9}, {"layers", 3}}}}) == "model");
   CHECK(scenario_error_field(json{{"model", {{"hf_config", 5}}}}).rfind("model.hf_config", 0) == 0);
-  const Scenario e = parse_scenario(json{{"model", {{"name", "tiny"}, {"layers", 2}, {"hidden", 64}, {"heads", 4},
-                                                    {"intermediate", 256}, {"vocab", 1000}}}});
+  const Scenario e = parse_scenario(json{{"model",
+                                          {{"name", "tiny"},
+                                           {"layers", 2},
+                                           {"hidden", 64},
+                                           {"heads", 4},
+                                           {"intermediate", 256},
+                                           {"vocab", 1000}}}});
   CHECK(e.model.kv_heads == 4);
   CHECK(e.model.head_dim == 16);
 }
 
 TEST_CASE("scenario_to_json round-trips", "[scenario]") {
-  const Scenario s = parse_scenario(json{{"model", "qwen2.5-7b"}, {"task", "lora"}, {"batch", 4},
+  const Scenario s = parse_scenario(json{{"model", "qwen2.5-7b"},
+                                         {"task", "lora"},
+                                         {"batch", 4},
                                          {"training", {{"lora_rank", 16}, {"zero", 2}}}});
   const Scenario t = parse_scenario(scenario_to_json(s));
   CHECK(scenario_to_json(t) == scenario_to_json(s));

@@ -5,8 +5,8 @@
 // peaks (the mechanism), not from a measurement.
 #include <catch2/catch.hpp>
 
-#include "catalog/catalog.h"
 #include "base/error.h"
+#include "catalog/catalog.h"
 #include "speed/speed.h"
 
 using namespace gpusizer;
@@ -14,8 +14,15 @@ using nlohmann::json;
 
 namespace {
 json dsv3(int batch, int prompt, int output, bool dp) {
-  json j = {{"model", "deepseek-v3"}, {"weights", "fp8"}, {"engine", "sglang"}, {"gpu", "h200"}, {"gpus", 8}, {"tp", 8},
-            {"batch", batch}, {"prompt_tokens", prompt}, {"output_tokens", output}};
+  json j = {{"model", "deepseek-v3"},
+            {"weights", "fp8"},
+            {"engine", "sglang"},
+            {"gpu", "h200"},
+            {"gpus", 8},
+            {"tp", 8},
+            {"batch", batch},
+            {"prompt_tokens", prompt},
+            {"output_tokens", output}};
   if (dp) j["engine_options"] = {{"dp_attention", true}};
   return j;
 }
@@ -33,7 +40,8 @@ TEST_CASE("MLA prompts are costed over the non-absorbed heads", "[speed][dp_atte
   const ModelCosts gqa = model_costs(parse_scenario(json{{"model", "llama-3.1-70b"}}));
   CHECK(gqa.prefill_attn_width == Approx(gqa.attn_width));
   // The attention projections: q_a, q_b, kv_a, kv_b and o of 61 layers, part of the dense bytes.
-  const double per_layer = 7168.0 * 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 + 512.0 * 128 * 256 + 128.0 * 128 * 7168;
+  const double per_layer =
+      7168.0 * 1536 + 1536.0 * 128 * 192 + 7168.0 * 576 + 512.0 * 128 * 256 + 128.0 * 128 * 7168;
   CHECK(mla.attn_flops == Approx(2 * 61 * per_layer));
   CHECK(mla.attn_bytes < mla.dense_bytes);
 }
@@ -57,8 +65,10 @@ TEST_CASE("DP attention reads only each rank's own requests' latents", "[speed][
   const ModelCosts c = model_costs(s);
   const double bw = h200().bandwidth_bytes_per_s * engine_efficiency(s, h200()).bandwidth;
   const double context = prompt + output / 2.0;
-  const double expected = (c.attn_bytes * (1 - 1.0 / 8) - c.kv_bytes_per_token * context * (batch - batch / 8.0)) / bw;
-  CHECK(step_s(dsv3(batch, prompt, output, true)) - step_s(dsv3(batch, prompt, output, false)) == Approx(expected).epsilon(1e-6));
+  const double expected =
+      (c.attn_bytes * (1 - 1.0 / 8) - c.kv_bytes_per_token * context * (batch - batch / 8.0)) / bw;
+  CHECK(step_s(dsv3(batch, prompt, output, true)) - step_s(dsv3(batch, prompt, output, false)) ==
+        Approx(expected).epsilon(1e-6));
   CHECK(expected < 0);  // at 4k-token contexts the smaller cache read outweighs the replicated weights
 }
 
@@ -74,10 +84,12 @@ TEST_CASE("DP attention runs a lone prompt's attention on its own rank", "[speed
   const double dp_s = run(dsv3(1, prompt, 1, true)).time_to_first_token_s;
   CHECK(dp_s - tp_s == Approx(flops * (1 - 1.0 / 8) / rate).epsilon(1e-6));
   // Eight prompts fill the eight ranks: the attention divides as under TP.
-  CHECK(run(dsv3(8, prompt, 1, true)).time_to_first_token_s == Approx(run(dsv3(8, prompt, 1, false)).time_to_first_token_s).epsilon(0.05));
+  CHECK(run(dsv3(8, prompt, 1, true)).time_to_first_token_s ==
+        Approx(run(dsv3(8, prompt, 1, false)).time_to_first_token_s).epsilon(0.05));
 }
 
-TEST_CASE("Under DP attention each other request's prompt holds the decode steps for a one-prompt prefill", "[speed][dp_attention]") {
+TEST_CASE("Under DP attention each other request's prompt holds the decode steps for a one-prompt prefill",
+          "[speed][dp_attention]") {
   const int batch = 48, prompt = 1024, output = 1024;
   const Throughput t = run(dsv3(batch, prompt, output, true));
   const double one_prompt = run(dsv3(1, prompt, output, true)).time_to_first_token_s;
@@ -89,12 +101,20 @@ TEST_CASE("Under DP attention each other request's prompt holds the decode steps
   // TP attention keeps the chunked-prefill term: (B - 1) / B of the batch's prefill.
   const Throughput tp = run(dsv3(batch, prompt, output, false));
   CHECK(tp.time_per_output_token_s ==
-        Approx(batch / tp.decode_tokens_per_s + (batch - 1.0) / batch * tp.time_to_first_token_s / output).epsilon(1e-9));
+        Approx(batch / tp.decode_tokens_per_s + (batch - 1.0) / batch * tp.time_to_first_token_s / output)
+            .epsilon(1e-9));
 }
 
-TEST_CASE("DP attention leaves models without MLA, single GPUs and the default alone", "[speed][dp_attention]") {
-  json llama = {{"model", "llama-3.1-70b"}, {"engine", "sglang"}, {"gpu", "h200"}, {"gpus", 4}, {"tp", 4},
-                {"batch", 16}, {"prompt_tokens", 1024}, {"output_tokens", 256}};
+TEST_CASE("DP attention leaves models without MLA, single GPUs and the default alone",
+          "[speed][dp_attention]") {
+  json llama = {{"model", "llama-3.1-70b"},
+                {"engine", "sglang"},
+                {"gpu", "h200"},
+                {"gpus", 4},
+                {"tp", 4},
+                {"batch", 16},
+                {"prompt_tokens", 1024},
+                {"output_tokens", 256}};
   json llama_dp = llama;
   llama_dp["engine_options"] = {{"dp_attention", true}};
   CHECK(run(llama_dp).time_per_output_token_s == Approx(run(llama).time_per_output_token_s));

@@ -13,11 +13,14 @@ using namespace gpusizer;
 using nlohmann::json;
 
 namespace {
-Throughput run(json j, const char* gpu = "a100-80gb") { return estimate_throughput(parse_scenario(j), *find_gpu(gpu)); }
+Throughput run(json j, const char* gpu = "a100-80gb") {
+  return estimate_throughput(parse_scenario(j), *find_gpu(gpu));
+}
 }  // namespace
 
 TEST_CASE("CUDA graphs off adds per-layer host time to each decode step", "[speed][engine]") {
-  const json base = {{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"prompt_tokens", 128}, {"output_tokens", 128}};
+  const json base = {
+      {"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"prompt_tokens", 128}, {"output_tokens", 128}};
   json eager = base;
   eager["efficiency"] = {{"cuda_graphs", false}};
   json graphs = base;
@@ -36,7 +39,8 @@ TEST_CASE("CUDA graphs off adds per-layer host time to each decode step", "[spee
   CHECK(run(hf_graphs).decode_tokens_per_s > 1.3 * run(hf).decode_tokens_per_s);
 }
 
-TEST_CASE("Chunked prefill: a burst's prompts stretch each request's time per output token", "[speed][engine]") {
+TEST_CASE("Chunked prefill: a burst's prompts stretch each request's time per output token",
+          "[speed][engine]") {
   auto t = [&](int batch) {
     return run({{"model", "qwen2.5-7b"}, {"batch", batch}, {"prompt_tokens", 1024}, {"output_tokens", 128}});
   };
@@ -44,14 +48,20 @@ TEST_CASE("Chunked prefill: a burst's prompts stretch each request's time per ou
   CHECK(t(1).time_per_output_token_s == Approx(1 / t(1).decode_tokens_per_s));
   // 64 requests at once: the step plus 63/64 of the batch's prefill over 128 tokens.
   const Throughput b = t(64);
-  CHECK(b.time_per_output_token_s == Approx(64 / b.decode_tokens_per_s + 63.0 / 64 * b.time_to_first_token_s / 128));
+  CHECK(b.time_per_output_token_s ==
+        Approx(64 / b.decode_tokens_per_s + 63.0 / 64 * b.time_to_first_token_s / 128));
   CHECK(b.time_per_output_token_s > 2 * 64 / b.decode_tokens_per_s);
 }
 
 TEST_CASE("Layer-split prefill runs the stages one after another", "[speed][engine]") {
   auto prefill = [&](const char* engine, int gpus) {
-    return run({{"model", "llama-3-8b"}, {"engine", engine}, {"weights", "fp16"}, {"gpus", gpus}, {"pp", gpus},
-                {"prompt_tokens", 512}, {"output_tokens", 1}},
+    return run({{"model", "llama-3-8b"},
+                {"engine", engine},
+                {"weights", "fp16"},
+                {"gpus", gpus},
+                {"pp", gpus},
+                {"prompt_tokens", 512},
+                {"output_tokens", 1}},
                "rtx3090")
         .prefill_tokens_per_s;
   };
@@ -73,9 +83,13 @@ TEST_CASE("efficiency.cuda_graphs must be a boolean", "[speed][engine]") {
 // speed-dennislee-vllm0101-a100.json, split held-out). Test 5 of dennislee/vllm-benchmark: vLLM
 // 0.10.1.1, Qwen2-7B-Instruct (the qwen2.5-7b shapes), one A100-SXM 80GB, bursts of N prompts of
 // 1,024 in / 1,024 out. Output throughput (tokens/s) and median TPOT (s) as published.
-TEST_CASE("Serving curve follows a published vLLM throughput-vs-concurrency curve", "[speed][engine][curve]") {
-  const Scenario s = parse_scenario(json{{"model", "qwen2.5-7b"}, {"engine", "vllm"}, {"batch", 200},
-                                         {"prompt_tokens", 1024}, {"output_tokens", 1024}});
+TEST_CASE("Serving curve follows a published vLLM throughput-vs-concurrency curve",
+          "[speed][engine][curve]") {
+  const Scenario s = parse_scenario(json{{"model", "qwen2.5-7b"},
+                                         {"engine", "vllm"},
+                                         {"batch", 200},
+                                         {"prompt_tokens", 1024},
+                                         {"output_tokens", 1024}});
   Throughput t;
   t.curve = serving_curve(s, *find_gpu("a100-80gb"), 256);
   struct Point {
@@ -85,7 +99,8 @@ TEST_CASE("Serving curve follows a published vLLM throughput-vs-concurrency curv
   REQUIRE(t.curve.size() == 10);  // 1, 2, 4, ... 256 and the scenario's 200
   CHECK(serving_curve(s, *find_gpu("a100-80gb"), 100).size() == 7);  // up to what the KV cache holds
   for (const Point& p : published) {
-    const auto it = std::find_if(t.curve.begin(), t.curve.end(), [&](const ServingPoint& x) { return x.batch == p.batch; });
+    const auto it = std::find_if(t.curve.begin(), t.curve.end(),
+                                 [&](const ServingPoint& x) { return x.batch == p.batch; });
     REQUIRE(it != t.curve.end());
     CHECK(it->output_tokens_per_s == Approx(p.out).epsilon(0.25));
     CHECK(it->tpot_s == Approx(p.tpot).epsilon(0.25));
@@ -100,7 +115,8 @@ TEST_CASE("Serving curve follows a published vLLM throughput-vs-concurrency curv
 TEST_CASE("Power-capped T4 sustains 0.15 of its spec tensor FLOP/s while serving", "[speed][engine][card]") {
   // card_shares.cpp: T4 share fitted on speed-wangjunjian-t4-vllm084 (calibration); other cards keep
   // the engine's share, and bandwidth-bound decode at batch 1 is unaffected.
-  const Scenario s = parse_scenario({{"model", "qwen3-4b"}, {"engine", "vllm"}, {"prompt_tokens", 512}, {"output_tokens", 64}});
+  const Scenario s = parse_scenario(
+      {{"model", "qwen3-4b"}, {"engine", "vllm"}, {"prompt_tokens", 512}, {"output_tokens", 64}});
   CHECK(engine_efficiency(s, *find_gpu("t4")).compute == Approx(0.15));
   CHECK(engine_efficiency(s, *find_gpu("a100-80gb")).compute == Approx(0.5));
   CHECK(engine_efficiency(s, *find_gpu("l4")).compute == Approx(0.5));
@@ -114,10 +130,15 @@ TEST_CASE("Power-capped T4 sustains 0.15 of its spec tensor FLOP/s while serving
   CHECK(run(capped, "t4").decode_tokens_per_s == Approx(run(spec, "t4").decode_tokens_per_s).epsilon(0.05));
 }
 
-TEST_CASE("llama.cpp prefill runs at the FP16-accumulate tensor rate: twice the listed peak on GeForce only", "[speed][engine][card]") {
+TEST_CASE("llama.cpp prefill runs at the FP16-accumulate tensor rate: twice the listed peak on GeForce only",
+          "[speed][engine][card]") {
   // card_shares.cpp fp16_accumulate_factor: cuBLAS with CUBLAS_COMPUTE_16F (ggml-cuda.cu); NVIDIA
   // GA102/Ada whitepapers list GeForce FP16-accumulate at 2x the FP32-accumulate rate in the catalog.
-  const Scenario s = parse_scenario({{"model", "llama-3-8b"}, {"engine", "llama.cpp"}, {"weights", "q4_k_m"}, {"prompt_tokens", 512}, {"output_tokens", 1}});
+  const Scenario s = parse_scenario({{"model", "llama-3-8b"},
+                                     {"engine", "llama.cpp"},
+                                     {"weights", "q4_k_m"},
+                                     {"prompt_tokens", 512},
+                                     {"output_tokens", 1}});
   CHECK(fp16_accumulate_factor(*find_gpu("rtx3090")) == 2);
   CHECK(fp16_accumulate_factor(*find_gpu("a100-80gb")) == 1);
   CHECK(fp16_accumulate_factor(*find_gpu("rtx-a6000")) == 1);
@@ -129,17 +150,24 @@ TEST_CASE("llama.cpp prefill runs at the FP16-accumulate tensor rate: twice the 
   CHECK(engine_efficiency(v, *find_gpu("rtx4090")).compute == Approx(0.5));
 }
 
-TEST_CASE("AutoAWQ GEMV runs at one int-to-float conversion per multiply-add on CUDA cores", "[speed][engine][awq]") {
+TEST_CASE("AutoAWQ GEMV runs at one int-to-float conversion per multiply-add on CUDA cores",
+          "[speed][engine][awq]") {
   // CUDA C++ Programming Guide throughput table: 16 conversions per clock per SM; FP32 lanes per SM
   // 128 (Ada) and 64 (GA100): RTX 4090 82.6 x 16 / 128 = 10.3 TFLOP/s, A100 19.5 x 16 / 64 = 4.9.
   CHECK(int_to_float_flops(*find_gpu("rtx4090")) == Approx(10.325e12));
   CHECK(int_to_float_flops(*find_gpu("a100-80gb")) == Approx(4.875e12));
   CHECK(int_to_float_flops(*find_gpu("rtx3090")) == Approx(find_gpu("rtx3090")->fp32_tflops * 1e12 / 8));
   // Hopper (cc 9.0): the same table gives 128 FP32 lanes and 16 conversions per clock per SM: 1/8.
-  CHECK(int_to_float_flops(*find_gpu("h100-80gb")) == Approx(find_gpu("h100-80gb")->fp32_tflops * 1e12 * 16 / 128));
+  CHECK(int_to_float_flops(*find_gpu("h100-80gb")) ==
+        Approx(find_gpu("h100-80gb")->fp32_tflops * 1e12 * 16 / 128));
   CHECK(int_to_float_flops(*find_gpu("mi300x")) == 0);
-  json gemm = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"}, {"batch", 8},
-               {"prompt_tokens", 64}, {"output_tokens", 64}, {"engine_options", {{"fused_layers", true}}}};
+  json gemm = {{"model", "mistral-7b"},
+               {"engine", "transformers"},
+               {"weights", "awq-int4"},
+               {"batch", 8},
+               {"prompt_tokens", 64},
+               {"output_tokens", 64},
+               {"engine_options", {{"fused_layers", true}}}};
   json gemv = gemm;
   gemv["engine_options"]["awq_kernel"] = "gemv";
   // Batch 8 (<= 8 rows: every projection on the GEMV kernel): compute-bound at the conversion rate.
@@ -160,7 +188,8 @@ TEST_CASE("AutoAWQ GEMV runs at one int-to-float conversion per multiply-add on 
   json gemm_unfused = gemm;
   gemm_unfused["engine_options"]["fused_layers"] = false;
   gemm_unfused["engine_options"]["awq_kernel"] = "gemm";
-  CHECK(run(gemv_unfused, "rtx4090").prefill_tokens_per_s == Approx(run(gemm_unfused, "rtx4090").prefill_tokens_per_s));
+  CHECK(run(gemv_unfused, "rtx4090").prefill_tokens_per_s ==
+        Approx(run(gemm_unfused, "rtx4090").prefill_tokens_per_s));
   // Other formats ignore the kernel option.
   json bf16 = gemv;
   bf16["weights"] = "bf16";
@@ -169,11 +198,12 @@ TEST_CASE("AutoAWQ GEMV runs at one int-to-float conversion per multiply-add on 
   CHECK(run(bf16, "rtx4090").decode_tokens_per_s == Approx(run(bf16_plain, "rtx4090").decode_tokens_per_s));
 }
 
-TEST_CASE("AutoAWQ fused layers: a decode step without transformers' per-layer host time", "[speed][engine][awq]") {
+TEST_CASE("AutoAWQ fused layers: a decode step without transformers' per-layer host time",
+          "[speed][engine][awq]") {
   // awq/modules/fused (AutoAWQ @027758d): one token runs FasterTransformer's fused attention kernel
   // and fused norms/MLP, so the step is the roofline's memory time; prompts keep the host time.
   json plain = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"}, {"batch", 1},
-                {"prompt_tokens", 64}, {"output_tokens", 64}};
+                {"prompt_tokens", 64},   {"output_tokens", 64}};
   json fused = plain;
   fused["engine_options"] = {{"fused_layers", true}};
   CHECK(run(plain, "rtx4090").decode_tokens_per_s == Approx(1 / (32 * 0.88e-3)));
@@ -184,30 +214,40 @@ TEST_CASE("AutoAWQ fused layers: a decode step without transformers' per-layer h
   CHECK(run(fused, "rtx4090").decode_tokens_per_s == Approx(g.bandwidth_bytes_per_s * 0.75 * 0.9 / bytes));
   // Prompts keep the host time and add the materialised scores (see the next test case).
   const double scores_s = 32.0 * 64 * 64 * 32 * 32 / (g.bandwidth_bytes_per_s * 0.75 * 0.9);
-  CHECK(64 / run(fused, "rtx4090").prefill_tokens_per_s == Approx(64 / run(plain, "rtx4090").prefill_tokens_per_s + scores_s));
+  CHECK(64 / run(fused, "rtx4090").prefill_tokens_per_s ==
+        Approx(64 / run(plain, "rtx4090").prefill_tokens_per_s + scores_s));
   // Only AWQ checkpoints have AutoAWQ's fused modules.
   json bf16 = fused;
   bf16["weights"] = "bf16";
   CHECK(run(bf16, "rtx4090").decode_tokens_per_s == Approx(1 / (32 * 0.88e-3)).epsilon(0.02));
 }
 
-TEST_CASE("AutoAWQ 0.1.x kernels: split-K partial sums, whole row tiles, materialised prompt scores", "[speed][engine][awq]") {
+TEST_CASE("AutoAWQ 0.1.x kernels: split-K partial sums, whole row tiles, materialised prompt scores",
+          "[speed][engine][awq]") {
   // awq_cuda gemm_cuda_gen.cu (AutoAWQ @5c7e368): gemm_forward_cuda writes [8, rows, out] fp16 partials
   // and sums them in a separate kernel (8 reads + 1 write of 2 bytes per output element).
   const Gpu& g = *find_gpu("rtx4090");
-  const double bw = g.bandwidth_bytes_per_s * 0.75 * 0.9;  // transformers' share x the dequantising kernels' 0.9
+  const double bw =
+      g.bandwidth_bytes_per_s * 0.75 * 0.9;  // transformers' share x the dequantising kernels' 0.9
   json plain = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"}, {"batch", 1},
                 {"prompt_tokens", 2048}, {"output_tokens", 64}};
   json gemm = plain;
   gemm["engine_options"] = {{"awq_kernel", "gemm"}};
-  // Mistral 7B outputs per token: 32 layers x (q 4096 + k 1024 + v 1024 + o 4096 + gate, up 14336 + down 4096).
+  // Mistral 7B outputs per token: 32 layers x (q 4096 + k 1024 + v 1024 + o 4096 + gate, up 14336 + down
+  // 4096).
   const double outputs = 32.0 * (4096 + 1024 + 1024 + 4096 + 2 * 14336 + 4096);
   const double split_k_s = 2048 * outputs * 2 * (8 + 1) / bw;  // 2048 rows: whole 16-row tiles
-  CHECK(2048 / run(gemm, "rtx4090").prefill_tokens_per_s == Approx(2048 / run(plain, "rtx4090").prefill_tokens_per_s + split_k_s));
+  CHECK(2048 / run(gemm, "rtx4090").prefill_tokens_per_s ==
+        Approx(2048 / run(plain, "rtx4090").prefill_tokens_per_s + split_k_s));
   // Decode at batch 1: the 16-row tile runs 16 rows of MMAs. On a T4 (0.15 of 65 TFLOP/s) that
   // outweighs reading the weights; with fused layers (no host term) it sets the step.
-  json t4 = {{"model", "mistral-7b"}, {"engine", "transformers"}, {"weights", "awq-int4"}, {"batch", 1},
-             {"prompt_tokens", 64}, {"output_tokens", 64}, {"engine_options", {{"awq_kernel", "gemm"}, {"fused_layers", true}}}};
+  json t4 = {{"model", "mistral-7b"},
+             {"engine", "transformers"},
+             {"weights", "awq-int4"},
+             {"batch", 1},
+             {"prompt_tokens", 64},
+             {"output_tokens", 64},
+             {"engine_options", {{"awq_kernel", "gemm"}, {"fused_layers", true}}}};
   const Scenario s = parse_scenario(t4);
   const ModelCosts c = model_costs(s);
   const Gpu& tesla = *find_gpu("t4");
@@ -227,7 +267,8 @@ TEST_CASE("AutoAWQ 0.1.x kernels: split-K partial sums, whole row tiles, materia
   json fused = plain;
   fused["engine_options"] = {{"fused_layers", true}};
   const double scores_s = 32.0 * 2048 * 2048 * 32 * 32 / bw;
-  CHECK(2048 / run(fused, "rtx4090").prefill_tokens_per_s == Approx(2048 / run(plain, "rtx4090").prefill_tokens_per_s + scores_s));
+  CHECK(2048 / run(fused, "rtx4090").prefill_tokens_per_s ==
+        Approx(2048 / run(plain, "rtx4090").prefill_tokens_per_s + scores_s));
   // Other engines and formats are untouched by the AutoAWQ options.
   json vllm = gemm;
   vllm["engine"] = "vllm";
@@ -236,12 +277,13 @@ TEST_CASE("AutoAWQ 0.1.x kernels: split-K partial sums, whole row tiles, materia
   CHECK(run(vllm, "rtx4090").prefill_tokens_per_s == Approx(run(vllm_plain, "rtx4090").prefill_tokens_per_s));
 }
 
-TEST_CASE("NCCL instead of a custom all-reduce: 43.8 us more per tensor-parallel all-reduce", "[speed][engine][tp]") {
+TEST_CASE("NCCL instead of a custom all-reduce: 43.8 us more per tensor-parallel all-reduce",
+          "[speed][engine][tp]") {
   // vLLM PR #2192: Llama 70B, A100-80G, TP 4, batch 64, 256 in / 256 out: 16.37 s (NCCL) vs 14.57 s
   // (custom) over 257 passes x 80 layers x 2 all-reduces.
   CHECK((16.37 - 14.57) / (257.0 * 80 * 2) == Approx(43.8e-6).epsilon(0.001));
   json custom = {{"model", "llama-2-70b"}, {"engine", "lmdeploy"}, {"gpus", 4}, {"tp", 4}, {"batch", 64},
-                 {"prompt_tokens", 128}, {"output_tokens", 128}};
+                 {"prompt_tokens", 128},   {"output_tokens", 128}};
   json nccl = custom;
   nccl["engine_options"] = {{"disable_custom_all_reduce", true}};
   // Decode: 2 all-reduces per layer, 80 layers, every step; prefill: the same 160 calls once.
@@ -263,25 +305,37 @@ TEST_CASE("NCCL instead of a custom all-reduce: 43.8 us more per tensor-parallel
   }
 }
 
-TEST_CASE("Tensor parallelism across nodes: the all-reduces ride each GPU's share of the NICs, plus the network hops", "[speed][engine]") {
-  const Scenario s = parse_scenario({{"model", "llama-3.1-70b"}, {"engine", "vllm"}, {"gpus", 16}, {"tp", 16},
-                                     {"prompt_tokens", 1024}, {"output_tokens", 128}});
+TEST_CASE(
+    "Tensor parallelism across nodes: the all-reduces ride each GPU's share of the NICs, plus the network "
+    "hops",
+    "[speed][engine]") {
+  const Scenario s = parse_scenario({{"model", "llama-3.1-70b"},
+                                     {"engine", "vllm"},
+                                     {"gpus", 16},
+                                     {"tp", 16},
+                                     {"prompt_tokens", 1024},
+                                     {"output_tokens", 128}});
   const Gpu& gpu = *find_gpu("h100-80gb");
   const ModelCosts c = model_costs(s);
   const double link = gpu.interconnect_bytes_per_s;
   // The same 16 GPUs as one NVLink domain, and as two 8-GPU nodes on 400 Gbit/s RDMA.
   const Links one = instance_links(gpu, 16, link, 400, true);
   const Links two = instance_links(gpu, 8, link, 400, true);
-  const double bytes = 1024.0 * 8192 * 2;  // one prompt's hidden states in bf16
+  const double bytes = 1024.0 * 8192 * 2;          // one prompt's hidden states in bf16
   const double nic_share = 400e9 * 2 / 8 / 2 / 8;  // one direction, per GPU of the node
   // 80 layers x 2 all-reduces: the bandwidth term at the NIC share instead of NVLink's, and the
   // reduce's and the broadcast's hop over the one node boundary (5 us each over RDMA).
   const double extra = 2 * 80 * (2 * 5e-6 + 2 * 15.0 / 16 * bytes * (1 / nic_share - 2 / link));
-  CHECK(prefill_seconds(s, gpu, c, two, 1, 1024) - prefill_seconds(s, gpu, c, one, 1, 1024) == Approx(extra).epsilon(1e-6));
+  CHECK(prefill_seconds(s, gpu, c, two, 1, 1024) - prefill_seconds(s, gpu, c, one, 1, 1024) ==
+        Approx(extra).epsilon(1e-6));
   // A decode step of 32 tokens: the same all-reduce terms, and no pipeline hand-off (pp = 1).
-  const double step_extra = 2 * 80 * (2 * 5e-6 + 2 * 15.0 / 16 * 32.0 * 8192 * 2 * (1 / nic_share - 2 / link));
-  CHECK(decode_step_seconds(s, gpu, c, two, 32, 1024) - decode_step_seconds(s, gpu, c, one, 32, 1024) == Approx(step_extra).epsilon(1e-6));
+  const double step_extra =
+      2 * 80 * (2 * 5e-6 + 2 * 15.0 / 16 * 32.0 * 8192 * 2 * (1 / nic_share - 2 / link));
+  CHECK(decode_step_seconds(s, gpu, c, two, 32, 1024) - decode_step_seconds(s, gpu, c, one, 32, 1024) ==
+        Approx(step_extra).epsilon(1e-6));
   // Inside one node nothing changes.
-  const Scenario eight = parse_scenario({{"model", "llama-3.1-70b"}, {"engine", "vllm"}, {"gpus", 8}, {"tp", 8}});
-  CHECK(prefill_seconds(eight, gpu, model_costs(eight), two, 1, 1024) == Approx(prefill_seconds(eight, gpu, model_costs(eight), one, 1, 1024)));
+  const Scenario eight =
+      parse_scenario({{"model", "llama-3.1-70b"}, {"engine", "vllm"}, {"gpus", 8}, {"tp", 8}});
+  CHECK(prefill_seconds(eight, gpu, model_costs(eight), two, 1, 1024) ==
+        Approx(prefill_seconds(eight, gpu, model_costs(eight), one, 1, 1024)));
 }

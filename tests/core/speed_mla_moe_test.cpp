@@ -5,8 +5,8 @@
 // figures the two constants were fitted to is labelled [validation].
 #include <catch2/catch.hpp>
 
-#include "catalog/catalog.h"
 #include "base/error.h"
+#include "catalog/catalog.h"
 #include "speed/speed.h"
 
 using namespace gpusizer;
@@ -14,8 +14,15 @@ using nlohmann::json;
 
 namespace {
 json dsv3(int batch, int prompt, int output, const char* kernels) {
-  json j = {{"model", "deepseek-v3"}, {"weights", "fp8"}, {"engine", "sglang"}, {"gpu", "h200"}, {"gpus", 8}, {"tp", 8},
-            {"batch", batch}, {"prompt_tokens", prompt}, {"output_tokens", output}};
+  json j = {{"model", "deepseek-v3"},
+            {"weights", "fp8"},
+            {"engine", "sglang"},
+            {"gpu", "h200"},
+            {"gpus", 8},
+            {"tp", 8},
+            {"batch", batch},
+            {"prompt_tokens", prompt},
+            {"output_tokens", output}};
   if (kernels) j["engine_options"] = {{"mla_moe_kernels", kernels}};
   return j;
 }
@@ -24,7 +31,8 @@ constexpr double kLayerS = 0.41e-3;  // the constant under test (speed.cpp kTrit
 constexpr double kShare = 0.03;      // speed.cpp kTritonMlaMoeCompute
 }  // namespace
 
-TEST_CASE("Triton MLA/MoE kernels add their per-layer time to a bandwidth-bound decode step", "[speed][mla_moe]") {
+TEST_CASE("Triton MLA/MoE kernels add their per-layer time to a bandwidth-bound decode step",
+          "[speed][mla_moe]") {
   // Batch 1: the step reads the dense weights and 8 of 256 experts, far above its FLOPs even at 0.03
   // of the FP8 peak, so only the 61 layers x 0.41 ms are added.
   const double tuned = 1 / run(dsv3(1, 128, 256, nullptr)).decode_tokens_per_s;
@@ -41,7 +49,8 @@ TEST_CASE("Triton MLA/MoE kernels run a prompt's FLOPs at 0.03 of the FP8 peak",
   const Scenario s = parse_scenario(dsv3(1, 4096, 1, "triton"));
   const ModelCosts c = model_costs(s);
   const double prompt = 4096;
-  const double flops = prompt * (c.matmul_flops - c.head_flops) + c.head_flops + 2 * 61 * prompt * prompt * c.prefill_attn_width;
+  const double flops = prompt * (c.matmul_flops - c.head_flops) + c.head_flops +
+                       2 * 61 * prompt * prompt * c.prefill_attn_width;
   const double compute_triton = flops / 8 / (peak_flops(*find_gpu("h200"), WeightFormat::Fp8) * kShare);
   const double tuned = run(dsv3(1, 4096, 1, nullptr)).time_to_first_token_s;
   const double triton = run(dsv3(1, 4096, 1, "triton")).time_to_first_token_s;
@@ -49,8 +58,8 @@ TEST_CASE("Triton MLA/MoE kernels run a prompt's FLOPs at 0.03 of the FP8 peak",
 }
 
 TEST_CASE("The Triton MLA/MoE kernel class leaves models without MLA and experts alone", "[speed][mla_moe]") {
-  json dense = {{"model", "llama-3.1-70b"}, {"engine", "sglang"}, {"gpu", "h200"}, {"gpus", 4}, {"tp", 4},
-                {"prompt_tokens", 1024}, {"output_tokens", 256}};
+  json dense = {{"model", "llama-3.1-70b"}, {"engine", "sglang"},  {"gpu", "h200"}, {"gpus", 4}, {"tp", 4},
+                {"prompt_tokens", 1024},    {"output_tokens", 256}};
   json triton = dense;
   triton["engine_options"] = {{"mla_moe_kernels", "triton"}};
   CHECK(run(triton).decode_tokens_per_s == Approx(run(dense).decode_tokens_per_s));
@@ -75,7 +84,8 @@ TEST_CASE("engine_options.mla_moe_kernels names its choices", "[speed][mla_moe]"
 // In sample: the two constants were fitted to these figures (data/validation/
 // speed-sglang-v041post2-release.json, calibration): SGLang v0.4.1.post2 release notes
 // (sgl-project/sglang PR #2643), 8 x H200, 128 in / 256 out, output tokens/s of one batch.
-TEST_CASE("v0.4.1.post2 release figures, DeepSeek-V3 batch 1 / 8 / 32 (in-sample)", "[speed][mla_moe][validation]") {
+TEST_CASE("v0.4.1.post2 release figures, DeepSeek-V3 batch 1 / 8 / 32 (in-sample)",
+          "[speed][mla_moe][validation]") {
   const std::pair<int, double> published[] = {{1, 30.29}, {8, 206.32}, {32, 760.52}};
   for (const auto& [batch, tokens_per_s] : published) {
     INFO("batch " << batch);

@@ -186,8 +186,11 @@ const VllmCase kVllmCases[] = {
 TEST_CASE("vLLM decode speed of the Qwen2.5 family on an A100", "[speed][validation]") {
   std::vector<double> errors;
   for (const VllmCase& c : kVllmCases) {
-    const Scenario s = parse_scenario(json{{"model", c.model}, {"weights", c.weights}, {"gpu", "a100-80gb"},
-                                           {"prompt_tokens", c.prompt}, {"output_tokens", 2048},
+    const Scenario s = parse_scenario(json{{"model", c.model},
+                                           {"weights", c.weights},
+                                           {"gpu", "a100-80gb"},
+                                           {"prompt_tokens", c.prompt},
+                                           {"output_tokens", 2048},
                                            {"tp", c.gpus}});
     const Throughput t = estimate_throughput(s, *find_gpu("a100-80gb"));
     errors.push_back(std::fabs(t.generation_tokens_per_s / c.tokens_per_s - 1));
@@ -200,45 +203,71 @@ TEST_CASE("transformers generate is host-bound at batch 1", "[speed][validation]
   // Qwen2.5 speed benchmark, transformers 4.46: 7B BF16 40.38 t/s, 32B 17.54 t/s (1-token prompt).
   const std::pair<const char*, double> cases[] = {{"qwen2.5-7b", 40.38}, {"qwen2.5-32b", 17.54}};
   for (const auto& [model, measured] : cases) {
-    const Scenario s = parse_scenario(json{{"model", model}, {"engine", "transformers"}, {"gpu", "a100-80gb"},
-                                           {"prompt_tokens", 1}, {"output_tokens", 2048}});
+    const Scenario s = parse_scenario(json{{"model", model},
+                                           {"engine", "transformers"},
+                                           {"gpu", "a100-80gb"},
+                                           {"prompt_tokens", 1},
+                                           {"output_tokens", 2048}});
     const Throughput t = estimate_throughput(s, *find_gpu("a100-80gb"));
     CHECK(t.generation_tokens_per_s == Approx(measured).epsilon(0.25));
   }
 }
 
 TEST_CASE("llama.cpp decode and prefill on an RTX 3090", "[speed][validation]") {
-  // llama-bench, CodeLlama-7B-shaped llama 7B (ggml-org/llama.cpp PR #4766): tg128 Q4_0 121.82 t/s, pp512 F16 4184.85 t/s.
-  const json model = {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"kv_heads", 32}, {"head_dim", 128},
-                      {"intermediate", 11008}, {"vocab", 32016}};
+  // llama-bench, CodeLlama-7B-shaped llama 7B (ggml-org/llama.cpp PR #4766): tg128 Q4_0 121.82 t/s, pp512 F16
+  // 4184.85 t/s.
+  const json model = {{"layers", 32},    {"hidden", 4096},        {"heads", 32},   {"kv_heads", 32},
+                      {"head_dim", 128}, {"intermediate", 11008}, {"vocab", 32016}};
   const Gpu& gpu = *find_gpu("rtx3090");
-  const Scenario decode = parse_scenario(json{{"model", model}, {"engine", "llama.cpp"}, {"weights", "q4_0"},
-                                              {"prompt_tokens", 1}, {"output_tokens", 128}});
+  const Scenario decode = parse_scenario(json{{"model", model},
+                                              {"engine", "llama.cpp"},
+                                              {"weights", "q4_0"},
+                                              {"prompt_tokens", 1},
+                                              {"output_tokens", 128}});
   CHECK(estimate_throughput(decode, gpu).decode_tokens_per_s == Approx(121.82).epsilon(0.25));
-  const Scenario prefill = parse_scenario(json{{"model", model}, {"engine", "llama.cpp"}, {"weights", "fp16"},
-                                               {"prompt_tokens", 512}, {"output_tokens", 0}});
+  const Scenario prefill = parse_scenario(json{{"model", model},
+                                               {"engine", "llama.cpp"},
+                                               {"weights", "fp16"},
+                                               {"prompt_tokens", 512},
+                                               {"output_tokens", 0}});
   CHECK(estimate_throughput(prefill, gpu).prefill_tokens_per_s == Approx(4184.85).epsilon(0.25));
 }
 
 TEST_CASE("Megatron's achieved TFLOP/s per GPU", "[speed][validation]") {
-  struct Run { int layers, hidden, heads, gpus, tp, pp, batch; double tflops; };
+  struct Run {
+    int layers, hidden, heads, gpus, tp, pp, batch;
+    double tflops;
+  };
   // Narayanan et al. 2021, Table 1 (GPT, seq 2048, vocab 51200, full recomputation, A100 80GB).
-  const Run runs[] = {{24, 2304, 24, 32, 1, 1, 512, 137},      {30, 3072, 32, 64, 2, 1, 512, 138},
-                      {36, 4096, 32, 128, 4, 1, 512, 142},     {40, 6144, 48, 256, 8, 1, 1024, 135},
-                      {48, 8192, 64, 512, 8, 2, 1536, 138},    {60, 10240, 80, 1024, 8, 4, 1792, 140},
-                      {80, 12288, 96, 1536, 8, 8, 2304, 148},  {96, 16384, 128, 1920, 8, 16, 2160, 155},
+  const Run runs[] = {{24, 2304, 24, 32, 1, 1, 512, 137},        {30, 3072, 32, 64, 2, 1, 512, 138},
+                      {36, 4096, 32, 128, 4, 1, 512, 142},       {40, 6144, 48, 256, 8, 1, 1024, 135},
+                      {48, 8192, 64, 512, 8, 2, 1536, 138},      {60, 10240, 80, 1024, 8, 4, 1792, 140},
+                      {80, 12288, 96, 1536, 8, 8, 2304, 148},    {96, 16384, 128, 1920, 8, 16, 2160, 155},
                       {105, 20480, 128, 2520, 8, 35, 2520, 163}, {128, 25600, 160, 3072, 8, 64, 3072, 163}};
   const Gpu& gpu = *find_gpu("a100-80gb");
   std::vector<double> errors;
   for (const Run& r : runs) {
     const int dp = r.gpus / (r.tp * r.pp);
-    const json model = {{"layers", r.layers}, {"hidden", r.hidden}, {"heads", r.heads}, {"kv_heads", r.heads},
-                        {"head_dim", r.hidden / r.heads}, {"intermediate", 4 * r.hidden}, {"vocab", 51200},
-                        {"mlp", "plain"}, {"tied_embeddings", true}};
-    const Scenario s = parse_scenario(json{{"model", model}, {"task", "pretrain"}, {"engine", "megatron"},
-                                           {"seq_len", 2048}, {"gpus", r.gpus}, {"tp", r.tp}, {"pp", r.pp},
-                                           {"training", {{"grad_checkpointing", "full"}, {"grad_accum", r.batch / dp}}}});
-    const double achieved = estimate_throughput(s, gpu).train_tokens_per_s * training_flops_per_token(s) / r.gpus / 1e12;
+    const json model = {{"layers", r.layers},
+                        {"hidden", r.hidden},
+                        {"heads", r.heads},
+                        {"kv_heads", r.heads},
+                        {"head_dim", r.hidden / r.heads},
+                        {"intermediate", 4 * r.hidden},
+                        {"vocab", 51200},
+                        {"mlp", "plain"},
+                        {"tied_embeddings", true}};
+    const Scenario s =
+        parse_scenario(json{{"model", model},
+                            {"task", "pretrain"},
+                            {"engine", "megatron"},
+                            {"seq_len", 2048},
+                            {"gpus", r.gpus},
+                            {"tp", r.tp},
+                            {"pp", r.pp},
+                            {"training", {{"grad_checkpointing", "full"}, {"grad_accum", r.batch / dp}}}});
+    const double achieved =
+        estimate_throughput(s, gpu).train_tokens_per_s * training_flops_per_token(s) / r.gpus / 1e12;
     errors.push_back(achieved / r.tflops - 1);
     CHECK(achieved == Approx(r.tflops).epsilon(0.20));
   }
@@ -247,10 +276,11 @@ TEST_CASE("Megatron's achieved TFLOP/s per GPU", "[speed][validation]") {
 
 TEST_CASE("GPU-hours of Llama 2 at the default MFU", "[speed][validation]") {
   // Llama 2 model card: 184,320 / 368,640 / 1,720,320 A100-80GB hours for 2T tokens at 4096.
-  const std::pair<const char*, double> runs[] = {{"llama-2-7b", 184320}, {"llama-2-13b", 368640}, {"llama-2-70b", 1720320}};
+  const std::pair<const char*, double> runs[] = {
+      {"llama-2-7b", 184320}, {"llama-2-13b", 368640}, {"llama-2-70b", 1720320}};
   for (const auto& [model, hours] : runs) {
-    const Scenario s = parse_scenario(json{{"model", model}, {"task", "pretrain"}, {"seq_len", 4096},
-                                           {"training", {{"tokens", 2e12}}}});
+    const Scenario s = parse_scenario(
+        json{{"model", model}, {"task", "pretrain"}, {"seq_len", 4096}, {"training", {{"tokens", 2e12}}}});
     const auto time = job_time(s, estimate_throughput(s, *find_gpu("a100-80gb")));
     REQUIRE(time);
     CHECK(time->gpu_hours == Approx(hours).epsilon(0.20));
@@ -260,17 +290,35 @@ TEST_CASE("GPU-hours of Llama 2 at the default MFU", "[speed][validation]") {
 TEST_CASE("FSDP on A100: the median executed-FLOPs share of the fms-fsdp runs", "[speed][validation]") {
   // foundation-model-stack/fms-fsdp README table: 128 A100, seq 4096 (train_config default), tokens/s
   // per GPU. Shares on the FLOPs executed (training_flops_per_token): 0.555, 0.475, 0.727, 0.722.
-  struct Run { json model; int batch; const char* checkpointing; double tokens_per_gpu; };
-  const json llama2_34b = {{"hf_config", {{"model_type", "llama"}, {"hidden_size", 8192}, {"num_hidden_layers", 48},
-      {"num_attention_heads", 64}, {"num_key_value_heads", 8}, {"intermediate_size", 22016}, {"vocab_size", 32000}}}};
-  const Run runs[] = {{"llama-2-7b", 2, "none", 3760}, {"llama-2-13b", 1, "none", 1700},
-                      {llama2_34b, 8, "full", 772}, {"llama-2-70b", 6, "full", 380}};
+  struct Run {
+    json model;
+    int batch;
+    const char* checkpointing;
+    double tokens_per_gpu;
+  };
+  const json llama2_34b = {{"hf_config",
+                            {{"model_type", "llama"},
+                             {"hidden_size", 8192},
+                             {"num_hidden_layers", 48},
+                             {"num_attention_heads", 64},
+                             {"num_key_value_heads", 8},
+                             {"intermediate_size", 22016},
+                             {"vocab_size", 32000}}}};
+  const Run runs[] = {{"llama-2-7b", 2, "none", 3760},
+                      {"llama-2-13b", 1, "none", 1700},
+                      {llama2_34b, 8, "full", 772},
+                      {"llama-2-70b", 6, "full", 380}};
   const Gpu& a100 = *find_gpu("a100-80gb");
   std::vector<double> shares;
   for (const Run& r : runs) {
-    const Scenario s = parse_scenario(json{{"model", r.model}, {"task", "pretrain"}, {"engine", "fsdp"}, {"gpus", 128},
-                                           {"batch", r.batch}, {"seq_len", 4096},
-                                           {"training", {{"zero", 3}, {"grad_checkpointing", r.checkpointing}}}});
+    const Scenario s =
+        parse_scenario(json{{"model", r.model},
+                            {"task", "pretrain"},
+                            {"engine", "fsdp"},
+                            {"gpus", 128},
+                            {"batch", r.batch},
+                            {"seq_len", 4096},
+                            {"training", {{"zero", 3}, {"grad_checkpointing", r.checkpointing}}}});
     shares.push_back(r.tokens_per_gpu * training_flops_per_token(s) / (a100.bf16_tflops * 1e12));
     CHECK(engine_efficiency(s, a100).compute == Approx(0.64));
   }
@@ -278,11 +326,17 @@ TEST_CASE("FSDP on A100: the median executed-FLOPs share of the fms-fsdp runs", 
   CHECK(shares[3] == Approx(0.722).epsilon(0.01));
   CHECK(median(shares) == Approx(0.64).epsilon(0.01));
   // The 70B run is compute-bound in the model (FSDP traffic hidden): within 15 % of its 380 tokens/s/GPU.
-  const Scenario s70 = parse_scenario(json{{"model", "llama-2-70b"}, {"task", "pretrain"}, {"engine", "fsdp"}, {"gpus", 128},
-                                           {"batch", 6}, {"seq_len", 4096}, {"training", {{"zero", 3}, {"grad_checkpointing", "full"}}}});
+  const Scenario s70 = parse_scenario(json{{"model", "llama-2-70b"},
+                                           {"task", "pretrain"},
+                                           {"engine", "fsdp"},
+                                           {"gpus", 128},
+                                           {"batch", 6},
+                                           {"seq_len", 4096},
+                                           {"training", {{"zero", 3}, {"grad_checkpointing", "full"}}}});
   CHECK(estimate_throughput(s70, a100).train_tokens_per_s / 128 == Approx(380).epsilon(0.15));
   // DeepSpeed keeps its own Ampere share (OPT-175B, FSDP blog); Hopper FSDP keeps KempnerForge's 0.40.
-  const Scenario ds = parse_scenario(json{{"model", "llama-2-7b"}, {"task", "pretrain"}, {"engine", "deepspeed"}});
+  const Scenario ds =
+      parse_scenario(json{{"model", "llama-2-7b"}, {"task", "pretrain"}, {"engine", "deepspeed"}});
   CHECK(engine_efficiency(ds, a100).compute == Approx(0.48));
   CHECK(engine_efficiency(s70, *find_gpu("h100-80gb")).compute == Approx(0.40));
 }
@@ -301,7 +355,9 @@ TEST_CASE("Roofline behaviour", "[speed]") {
   CHECK(decode({{"efficiency", {{"bandwidth", 0.5}}}}) < decode(json::object()));
   // Full recomputation adds one forward: 8N instead of 6N per token (attention aside).
   const Scenario none = parse_scenario(json{{"model", "llama-2-7b"}, {"task", "full"}, {"seq_len", 16}});
-  const Scenario full = parse_scenario(json{{"model", "llama-2-7b"}, {"task", "full"}, {"seq_len", 16},
+  const Scenario full = parse_scenario(json{{"model", "llama-2-7b"},
+                                            {"task", "full"},
+                                            {"seq_len", 16},
                                             {"training", {{"grad_checkpointing", "full"}}}});
   CHECK(training_flops_per_token(full) / training_flops_per_token(none) == Approx(8.0 / 6).epsilon(0.01));
 }
@@ -309,9 +365,11 @@ TEST_CASE("Roofline behaviour", "[speed]") {
 TEST_CASE("A MoE reads only the experts its batch touches", "[speed]") {
   const Gpu& h200 = *find_gpu("h200");
   auto tps = [&](int batch) {
-    return estimate_throughput(parse_scenario(json{{"model", "qwen3-30b-a3b"}, {"batch", batch}}), h200).decode_tokens_per_s;
+    return estimate_throughput(parse_scenario(json{{"model", "qwen3-30b-a3b"}, {"batch", batch}}), h200)
+        .decode_tokens_per_s;
   };
-  const double dense_like = estimate_throughput(parse_scenario(json{{"model", "qwen2.5-32b"}}), h200).decode_tokens_per_s;
+  const double dense_like =
+      estimate_throughput(parse_scenario(json{{"model", "qwen2.5-32b"}}), h200).decode_tokens_per_s;
   CHECK(tps(1) > 3 * dense_like);  // 3B active of 30B
   CHECK(tps(64) / 64 < tps(1));    // more tokens touch more experts
 }

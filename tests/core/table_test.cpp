@@ -5,8 +5,8 @@
 
 #include "base/error.h"
 #include "plan/planner.h"
-#include "scenario/scenario.h"
 #include "plan/table.h"
+#include "scenario/scenario.h"
 
 using namespace gpusizer;
 using nlohmann::json;
@@ -51,7 +51,8 @@ TEST_CASE("The default table spans the sizes and the workloads", "[table]") {
       INFO(row["model"] << " " << cell["workload"]);
       CHECK_FALSE(cell.contains("error"));
       CHECK(cell["note"]["weights_bytes"].get<double>() > 0);
-      CHECK(cell["note"]["plan_bytes"] == Approx(cell["per_gpu_bytes"].get<double>() * cell["gpus"].get<double>()));
+      CHECK(cell["note"]["plan_bytes"] ==
+            Approx(cell["per_gpu_bytes"].get<double>() * cell["gpus"].get<double>()));
       if (cell["fits"] == true) {
         CHECK(cell["plan"]["per_gpu_bytes"] == cell["per_gpu_bytes"]);
         CHECK(cell["plan"]["fits"] == true);
@@ -99,8 +100,8 @@ TEST_CASE("Each column is a complete workload with stated defaults", "[table]") 
 
 TEST_CASE("Cells show the measure they were chosen by", "[table]") {
   SECTION("serving: cost per million output tokens; training: price per hour, or job cost with tokens") {
-    const json t = table_json(json{{"models", {"qwen2.5-1.5b"}},
-                                   {"columns", {{"lora-bf16", {{"training", {{"tokens", 1e8}}}}}}}});
+    const json t = table_json(
+        json{{"models", {"qwen2.5-1.5b"}}, {"columns", {{"lora-bf16", {{"training", {{"tokens", 1e8}}}}}}}});
     CHECK(cell_of(t, "qwen2.5-1.5b", "serve-bf16")["measure"]["kind"] == "cost_per_million_tokens");
     CHECK(cell_of(t, "qwen2.5-1.5b", "serve-int4")["measure"]["kind"] == "cost_per_million_tokens");
     CHECK(cell_of(t, "qwen2.5-1.5b", "qlora-nf4")["measure"]["kind"] == "price_per_hour");
@@ -132,7 +133,8 @@ TEST_CASE("Cells show the measure they were chosen by", "[table]") {
 
 TEST_CASE("The guides' question: 7B, 13B and 70B against what the guides get right", "[table]") {
   SECTION("7B LoRA fits one 24 GB card") {
-    const json t = table_json(json{{"models", {"llama-2-7b"}}, {"filters", {{"gpus", kCards24}, {"max_gpus", 1}}}});
+    const json t =
+        table_json(json{{"models", {"llama-2-7b"}}, {"filters", {{"gpus", kCards24}, {"max_gpus", 1}}}});
     const json& c = cell_of(t, "llama-2-7b", "lora-bf16");
     CHECK(c["fits"] == true);
     CHECK(c["gpus"] == 1);
@@ -149,16 +151,19 @@ TEST_CASE("The guides' question: 7B, 13B and 70B against what the guides get rig
     CHECK(c["fits"] == true);
     CHECK(c["gpus"] == 8);
     CHECK(c["plan"]["zero"] == 3);
-    const json one = table_json(json{{"models", {"llama-2-70b"}}, {"filters", {{"gpus", kCards80}, {"max_gpus", 1}}}});
+    const json one =
+        table_json(json{{"models", {"llama-2-70b"}}, {"filters", {{"gpus", kCards80}, {"max_gpus", 1}}}});
     CHECK(cell_of(one, "llama-2-70b", "full-zero3")["fits"] == false);
   }
   SECTION("70B QLoRA does not fit one 24 GB card: the 4-bit weights alone exceed it") {
-    const json t = table_json(json{{"models", {"llama-2-70b"}}, {"filters", {{"gpus", kCards24}, {"max_gpus", 1}}}});
+    const json t =
+        table_json(json{{"models", {"llama-2-70b"}}, {"filters", {{"gpus", kCards24}, {"max_gpus", 1}}}});
     const json& c = cell_of(t, "llama-2-70b", "qlora-nf4");
     CHECK(c["fits"] == false);
     const json& note = c["note"];
     CHECK(note["weights_bytes"].get<double>() > 24e9);
-    CHECK(note["weights_bytes"].get<double>() == Approx(note["params"].get<double>() * note["bytes_per_param"].get<double>()));
+    CHECK(note["weights_bytes"].get<double>() ==
+          Approx(note["params"].get<double>() * note["bytes_per_param"].get<double>()));
     // LLaMA-Factory's x/2 GB rule: 34.5 GB for 69B, less than the weights with their scales and
     // 16-bit embeddings.
     CHECK(note["seed"]["rule"] == "x/2 GB");
@@ -187,19 +192,21 @@ TEST_CASE("The guides' question: 7B, 13B and 70B against what the guides get rig
 
 TEST_CASE("Columns are edited by overrides; the page's context applies only when sent", "[table]") {
   const json base = table_json(json{{"models", {"qwen2.5-7b"}}});
-  const json edited = table_json(json{{"models", {"qwen2.5-7b"}},
-                                      {"columns", {{"lora-bf16", {{"seq_len", 8192}, {"training", {{"lora_rank", 64}}}}}}}});
+  const json edited =
+      table_json(json{{"models", {"qwen2.5-7b"}},
+                      {"columns", {{"lora-bf16", {{"seq_len", 8192}, {"training", {{"lora_rank", 64}}}}}}}});
   CHECK(edited["columns"][2]["settings"]["seq_len"] == 8192);
   CHECK(edited["columns"][2]["settings"]["training"]["lora_rank"] == 64);
   CHECK(edited["columns"][2]["settings"]["training"]["grad_checkpointing"] == "full");  // the rest stays
-  CHECK(edited["columns"][3]["settings"]["seq_len"] == 2048);                          // other columns too
+  CHECK(edited["columns"][3]["settings"]["seq_len"] == 2048);                           // other columns too
   CHECK(cell_of(edited, "qwen2.5-7b", "lora-bf16")["per_gpu_bytes"].get<double>() >
         cell_of(base, "qwen2.5-7b", "lora-bf16")["per_gpu_bytes"].get<double>());
   CHECK(cell_of(edited, "qwen2.5-7b", "qlora-nf4") == cell_of(base, "qwen2.5-7b", "qlora-nf4"));
 
   // The shared context: every column's seq_len, tokens for the training columns; a column's own
   // override still wins.
-  const json shared = table_json(json{{"models", {"qwen2.5-7b"}}, {"context", {{"seq_len", 1024}, {"training", {{"tokens", 1e9}}}}},
+  const json shared = table_json(json{{"models", {"qwen2.5-7b"}},
+                                      {"context", {{"seq_len", 1024}, {"training", {{"tokens", 1e9}}}}},
                                       {"columns", {{"serve-int4", {{"seq_len", 2048}}}}}});
   CHECK(shared["columns"][0]["settings"]["seq_len"] == 1024);
   CHECK(shared["columns"][0]["settings"]["output_tokens"] == 512);
@@ -233,9 +240,13 @@ TEST_CASE("A bad table input names its field", "[table]") {
   CHECK(field_of(json{{"columns", {{"lora-bf16", {{"seq_len", 0}}}}}}) == "columns.lora-bf16.seq_len");
   CHECK(field_of(json{{"columns", {{"lora-bf16", {{"gpus", 2}}}}}}) == "columns.lora-bf16.gpus");
   CHECK(field_of(json{{"columns", {{"lora-bf16", {{"task", "full"}}}}}}) == "columns.lora-bf16.task");
-  CHECK(field_of(json{{"columns", {{"serve-bf16", {{"training", {{"zero", 1}}}}}}}}) == "columns.serve-bf16.training");
-  CHECK(field_of(json{{"columns", {{"full-zero3", {{"training", {{"zero", 7}}}}}}}}) == "columns.full-zero3.training.zero");
-  CHECK(field_of(json{{"columns", {{"full-zero3", {{"training", {{"bogus", 1}}}}}}}}) == "columns.full-zero3.training.bogus");
+  CHECK(field_of(json{{"columns", {{"serve-bf16", {{"training", {{"zero", 1}}}}}}}}) ==
+        "columns.serve-bf16.training");
+  CHECK(field_of(json{{"columns", {{"full-zero3", {{"training", {{"zero", 7}}}}}}}}) ==
+        "columns.full-zero3.training.zero");
+  CHECK(field_of(json{{"columns", {{"full-zero3", {{"training", {{"bogus", 1}}}}}}}}) ==
+        "columns.full-zero3.training.bogus");
   CHECK(field_of(json{{"columns", {{"qlora-nf4", {{"weights", "bf16"}}}}}}) == "columns.qlora-nf4.weights");
-  CHECK(field_of(json{{"columns", {{"serve-bf16", {{"output_tokens", 9000}}}}}}).rfind("columns.serve-bf16.", 0) == 0);
+  CHECK(field_of(json{{"columns", {{"serve-bf16", {{"output_tokens", 9000}}}}}})
+            .rfind("columns.serve-bf16.", 0) == 0);
 }

@@ -47,10 +47,10 @@ const KINDS = {
   error: { codes: errorCodes, key: (c) => `e.${c}` },
   // {"code", field, ...} pushed into a vector of Warning; LinearModule lists ({"q_a", "attention",
   // ...}) are told apart by their names.
-  warning: { codes: () => all(/push_back\(\{"([a-z][a-z0-9]*_[a-z0-9_]*)",/g)
+  warning: { codes: () => all(/push_back\(\s*\{"([a-z][a-z0-9]*_[a-z0-9_]*)",/g)
     .filter((c) => !/^(q_[ab]|kv_[ab]|shared_expert_gate|linear_[a-z]+)$/.test(c)),
   key: (c) => (c === 'format_unsupported' ? 'w.format_unsupported.awq_volta' : `w.${c}`) },
-  note: { codes: () => all(/add_note\(out, "([a-z0-9_]+)"/g).concat(['kv_capacity', 'cheapest_not_launchable']), key: (c) => (c === 'no_marlin' ? 'n.no_marlin.cuda' : `n.${c}`) },
+  note: { codes: () => all(/add_note\(\s*out,\s*"([a-z0-9_]+)"/g).concat(['kv_capacity', 'cheapest_not_launchable']), key: (c) => (c === 'no_marlin' ? 'n.no_marlin.cuda' : `n.${c}`) },
   blocker: { codes: () => all(/d\["code"\] = "([a-z_]+)"/g), key: (c) => `why.${c}` },
   reason: { codes: () => all(/reason_code(?:"\])? = (?:shown \? "[a-z_]+" : )?"([a-z_]+)"/g).concat(['too_large']),
     key: (c) => (c === 'format_unsupported' ? 'w.format_unsupported.awq_volta' : `rs.${c}`) },

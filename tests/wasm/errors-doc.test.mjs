@@ -74,7 +74,7 @@ function warningCodes() {
   const groups = new Set(['attention', 'mlp', 'experts', 'router']);
   const codes = new Set();
   for (const { text } of sources) {
-    for (const m of text.matchAll(/push_back\(\{"([a-z][a-z0-9]*_[a-z0-9_]*)",\s*(?:"([a-z_.]*)")?/g)) {
+    for (const m of text.matchAll(/push_back\(\s*\{"([a-z][a-z0-9]*_[a-z0-9_]*)",\s*(?:"([a-z_.]*)")?/g)) {
       if (!groups.has(m[2])) codes.add(m[1]);
     }
   }

@@ -9,10 +9,10 @@ namespace gpusizer {
 
 struct ApiResult {
   bool ok = false;
-  nlohmann::json value;       // the answer when ok
-  std::string error_field;    // when !ok: the dotted field ("[2].training.zero" inside an array)
+  nlohmann::json value;     // the answer when ok
+  std::string error_field;  // when !ok: the dotted field ("[2].training.zero" inside an array)
   std::string error_message;
-  std::string error_code;     // when !ok and the message has one (docs/errors.md): its stable id
+  std::string error_code;  // when !ok and the message has one (docs/errors.md): its stable id
   nlohmann::json error_values = nlohmann::json::object();  // the figures and names it embeds
 };
 

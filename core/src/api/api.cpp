@@ -4,17 +4,17 @@
 #include <map>
 #include <set>
 
-#include "model/architecture.h"
-#include "catalog/catalog.h"
-#include "base/error.h"
-#include "plan/estimate.h"
-#include "launch/launch.h"
-#include "catalog/model_names.h"
-#include "plan/planner.h"
-#include "scenario/scenario.h"
-#include "plan/table.h"
 #include "api/catalog_json.h"
+#include "base/error.h"
 #include "base/json_reader.h"
+#include "catalog/catalog.h"
+#include "catalog/model_names.h"
+#include "launch/launch.h"
+#include "model/architecture.h"
+#include "plan/estimate.h"
+#include "plan/planner.h"
+#include "plan/table.h"
+#include "scenario/scenario.h"
 
 namespace gpusizer {
 namespace {
@@ -47,12 +47,14 @@ const std::map<std::string, Handler>& scenario_commands() {
   static const std::map<std::string, Handler> commands = {
       {"estimate", [](const nlohmann::json& in) { return to_json(estimate(parse_scenario(in))); }},
       {"rank", [](const nlohmann::json& in) { return rank_json(parse_scenario(in)); }},
-      {"takes", [](const nlohmann::json& in) {
+      {"takes",
+       [](const nlohmann::json& in) {
          nlohmann::json gpus = nlohmann::json::array();
          for (const GpuTakes& t : what_it_takes(parse_scenario(in))) gpus.push_back(to_json(t));
          return json_object({{"gpus", gpus}});
        }},
-      {"fits", [](const nlohmann::json& in) {
+      {"fits",
+       [](const nlohmann::json& in) {
          nlohmann::json gpus = nlohmann::json::array();
          for (const GpuFitRow& r : fit_on_each(parse_scenario(in))) gpus.push_back(to_json(r));
          return json_object({{"gpus", gpus}});
@@ -69,12 +71,16 @@ void check_depth(const std::string& text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[') {
-      if (++depth > kMaxDepth) throw_input_error("input", "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels", "json_depth", {{"max", kMaxDepth}});
+      if (++depth > kMaxDepth)
+        throw_input_error("input", "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels",
+                          "json_depth", {{"max", kMaxDepth}});
     } else if (c == '}' || c == ']') {
       --depth;
     }
@@ -82,17 +88,21 @@ void check_depth(const std::string& text) {
 }
 
 nlohmann::json parse_text(const std::string& text) {
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw_input_error("input", "is empty: expected a scenario JSON object", "input_empty");
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw_input_error("input", "is empty: expected a scenario JSON object", "input_empty");
   // The JSON parser stops at a NUL byte as at the end of the text: whatever follows would pass unread.
   const size_t nul = text.find('\0');
-  if (nul != std::string::npos) throw_input_error("input", "has a NUL byte at offset " + std::to_string(nul) + ": JSON text holds none", "nul_byte", {{"offset", nul}});
+  if (nul != std::string::npos)
+    throw_input_error("input", "has a NUL byte at offset " + std::to_string(nul) + ": JSON text holds none",
+                      "nul_byte", {{"offset", nul}});
   check_depth(text);
   try {
     return parse_json(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw_input_error("input", std::string("is not valid JSON: ") + e.what(), "invalid_json");
   } catch (const nlohmann::json::out_of_range& e) {  // 1e400: the parser's "number overflow"
-    throw_input_error("input", std::string("has a number beyond the range of a double: ") + e.what(), "number_overflow");
+    throw_input_error("input", std::string("has a number beyond the range of a double: ") + e.what(),
+                      "number_overflow");
   }
 }
 
@@ -132,7 +142,9 @@ ApiResult run_command(const std::string& command, const std::string& input_text)
       r.value = resolve_json(input_text);  // a typed model name to a preset (model_names.h)
     } else {
       auto it = scenario_commands().find(command);
-      if (it == scenario_commands().end()) throw_input_error("command", "unknown command \"" + command + "\"", "unknown_command", {{"command", command}});
+      if (it == scenario_commands().end())
+        throw_input_error("command", "unknown command \"" + command + "\"", "unknown_command",
+                          {{"command", command}});
       r.value = run_scenarios(it->second, parse_text(input_text));
     }
     r.ok = true;

@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/architecture.h"
 #include "catalog/catalog.h"
+#include "model/architecture.h"
 
 namespace gpusizer {
 

@@ -8,19 +8,25 @@ InputError::InputError(std::string field_, const std::string& message, const cha
                        std::initializer_list<JsonField> values_)
     : std::runtime_error(message), field(std::move(field_)), code(code_), values(json_object(values_)) {}
 
-InputError::InputError(std::string field_, const std::string& message, std::string code_, nlohmann::json values_)
-    : std::runtime_error(message), field(std::move(field_)), code(std::move(code_)), values(std::move(values_)) {}
+InputError::InputError(std::string field_, const std::string& message, std::string code_,
+                       nlohmann::json values_)
+    : std::runtime_error(message),
+      field(std::move(field_)),
+      code(std::move(code_)),
+      values(std::move(values_)) {}
 
 void throw_input_error(std::string field, const std::string& message, const char* code,
                        std::initializer_list<JsonField> values) {
   throw InputError(std::move(field), message, code, values);
 }
 
-void throw_input_error(std::string field, const char* message, const char* code, std::initializer_list<JsonField> values) {
+void throw_input_error(std::string field, const char* message, const char* code,
+                       std::initializer_list<JsonField> values) {
   throw InputError(std::move(field), message, code, values);
 }
 
-void throw_input_error(const char* field, const char* message, const char* code, std::initializer_list<JsonField> values) {
+void throw_input_error(const char* field, const char* message, const char* code,
+                       std::initializer_list<JsonField> values) {
   throw InputError(field, message, code, values);
 }
 

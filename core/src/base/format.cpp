@@ -15,7 +15,8 @@ std::string fixed(double value, int decimals) {
     double digits = std::fabs(value);
     int zeros = 0;
     for (; digits >= 1e18; ++zeros) digits /= 10;
-    return (value < 0 ? "-" : "") + std::to_string(std::llround(digits)) + std::string(static_cast<size_t>(zeros), '0');
+    return (value < 0 ? "-" : "") + std::to_string(std::llround(digits)) +
+           std::string(static_cast<size_t>(zeros), '0');
   }
   const int64_t scaled = std::llround(std::fabs(value) * static_cast<double>(scale));
   std::string out = (value < 0 && scaled != 0) ? "-" : "";

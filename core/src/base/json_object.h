@@ -33,7 +33,8 @@ class JsonField {
   JsonField(const char* key, const char* v) : key_(key), kind_(kText), p_(v) {}
   JsonField(const char* key, const std::string& v) : key_(key), kind_(kString), p_(&v) {}
   JsonField(const char* key, const std::vector<std::string>& v) : key_(key), kind_(kStrings), p_(&v) {}
-  JsonField(const char* key, std::initializer_list<int> v) : key_(key), kind_(kInts), ints_{v.begin(), v.size()} {}
+  JsonField(const char* key, std::initializer_list<int> v)
+      : key_(key), kind_(kInts), ints_{v.begin(), v.size()} {}
   JsonField(const char* key, const nlohmann::json& v) : key_(key), kind_(kJson), p_(&v) {}
 
  private:

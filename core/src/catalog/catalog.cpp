@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "catalog/embedded.h"
 #include "base/json_reader.h"
+#include "catalog/embedded.h"
 
 namespace gpusizer {
 namespace {
@@ -81,11 +81,32 @@ std::vector<Gpu> load_gpus() {
   for (const json& e : list) {
     std::string where = "gpus.json entry " + std::to_string(out.size());
     only_keys(e,
-              {"id", "name", "vendor", "arch", "year", "memory_bytes", "marketed_memory_bytes",
-               "memory_measured", "nvidia_smi_memory_bytes", "memory_note", "bandwidth_bytes_per_s",
-               "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "fp8_tflops", "int8_tops",
-               "int4_tops", "supports_bf16", "supports_fp8", "interconnect_bytes_per_s",
-               "pcie_bytes_per_s", "cuda_context_bytes", "blas_workspace_bytes", "source", "notes"},
+              {"id",
+               "name",
+               "vendor",
+               "arch",
+               "year",
+               "memory_bytes",
+               "marketed_memory_bytes",
+               "memory_measured",
+               "nvidia_smi_memory_bytes",
+               "memory_note",
+               "bandwidth_bytes_per_s",
+               "fp32_tflops",
+               "tf32_tflops",
+               "fp16_tflops",
+               "bf16_tflops",
+               "fp8_tflops",
+               "int8_tops",
+               "int4_tops",
+               "supports_bf16",
+               "supports_fp8",
+               "interconnect_bytes_per_s",
+               "pcie_bytes_per_s",
+               "cuda_context_bytes",
+               "blas_workspace_bytes",
+               "source",
+               "notes"},
               where);
     Gpu g;
     g.id = get_string(e, "id", where);
@@ -139,10 +160,11 @@ InstanceData load_instances() {
   if (!list.is_array()) bad("instances.json", "\"instances\" must be an array");
   for (const json& e : list) {
     std::string where = "instances.json entry " + std::to_string(data.instances.size());
-    only_keys(e,
-              {"provider", "provider_id", "instance", "region", "gpu_id", "gpus", "vcpu", "ram_bytes",
-               "price_per_hour", "currency", "billing", "price_date", "source", "notes",
-               "gpu_link", "gpu_link_bytes_per_s", "network_gbps", "rdma", "cluster", "network_source"},
+    only_keys(e, {"provider",       "provider_id", "instance", "region",
+                  "gpu_id",         "gpus",        "vcpu",     "ram_bytes",
+                  "price_per_hour", "currency",    "billing",  "price_date",
+                  "source",         "notes",       "gpu_link", "gpu_link_bytes_per_s",
+                  "network_gbps",   "rdma",        "cluster",  "network_source"},
               where);
     Instance in;
     in.instance = get_string(e, "instance", where);
@@ -164,16 +186,17 @@ InstanceData load_instances() {
     in.notes = get_string(e, "notes", where);
     // The network facts (docs/catalog.md "Networks"): every row carries all six, with a source.
     in.gpu_link = get_string(e, "gpu_link", where);
-    if (in.gpu_link != "nvswitch" && in.gpu_link != "nvlink" && in.gpu_link != "xgmi" && in.gpu_link != "pcie" &&
-        in.gpu_link != "none") {
+    if (in.gpu_link != "nvswitch" && in.gpu_link != "nvlink" && in.gpu_link != "xgmi" &&
+        in.gpu_link != "pcie" && in.gpu_link != "none") {
       bad(where, "\"gpu_link\" must be nvswitch, nvlink, xgmi, pcie or none");
     }
     in.gpu_link_bytes_per_s = get_number(e, "gpu_link_bytes_per_s", where);
     in.network_gbps = get_number(e, "network_gbps", where);
-    if (in.gpu_link_bytes_per_s < 0 || in.network_gbps < 0) bad(where, "network figures must not be negative");
+    if (in.gpu_link_bytes_per_s < 0 || in.network_gbps < 0)
+      bad(where, "network figures must not be negative");
     in.rdma = get_string(e, "rdma", where);
-    if (!in.rdma.empty() && in.rdma != "infiniband" && in.rdma != "roce" && in.rdma != "efa" && in.rdma != "erdma" &&
-        in.rdma != "tcpx" && in.rdma != "tcpxo") {
+    if (!in.rdma.empty() && in.rdma != "infiniband" && in.rdma != "roce" && in.rdma != "efa" &&
+        in.rdma != "erdma" && in.rdma != "tcpx" && in.rdma != "tcpxo") {
       bad(where, "\"rdma\" must be infiniband, roce, efa, erdma, tcpx, tcpxo or empty");
     }
     in.cluster = get_bool(e, "cluster", where);

@@ -20,7 +20,9 @@ namespace {
 // refused before the edit distances, which grow with the product of the lengths.
 constexpr size_t kMaxNameLength = 256;
 
-bool is_sep(char c) { return c == ' ' || c == '-' || c == '_' || c == '/' || c == ':' || c == ',' || c == '\t'; }
+bool is_sep(char c) {
+  return c == ' ' || c == '-' || c == '_' || c == '/' || c == ':' || c == ',' || c == '\t';
+}
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return c >= 'a' && c <= 'z'; }
 
@@ -46,7 +48,9 @@ std::string strip_url(std::string s) {
     if (lower(s.substr(0, p.size())) == p) s = s.substr(p.size());
   };
   for (const char* p : {"https://", "http://", "www."}) cut(p);
-  for (const char* host : {"huggingface.co/", "hf.co/", "modelscope.cn/models/", "modelscope.cn/", "hf-mirror.com/"}) cut(host);
+  for (const char* host :
+       {"huggingface.co/", "hf.co/", "modelscope.cn/models/", "modelscope.cn/", "hf-mirror.com/"})
+    cut(host);
   // Keep org/name: drop what follows ("/tree/main", "/resolve/main/config.json", "/blob/...").
   const size_t first = s.find('/');
   if (first != std::string::npos) {
@@ -62,9 +66,9 @@ struct FormatWord {
 };
 // GGUF quant types, matched inside the text (they contain underscores, a separator).
 constexpr FormatWord kGgufWords[] = {
-    {"q8_0", WeightFormat::Q8_0},     {"q6_k", WeightFormat::Q6_K},     {"q5_k_m", WeightFormat::Q5_K_M},
-    {"q5_k_s", WeightFormat::Q5_K_S}, {"q5_0", WeightFormat::Q5_0},     {"q4_k_m", WeightFormat::Q4_K_M},
-    {"q4_k_s", WeightFormat::Q4_K_S}, {"q4_0", WeightFormat::Q4_0},     {"q3_k_m", WeightFormat::Q3_K_M},
+    {"q8_0", WeightFormat::Q8_0},     {"q6_k", WeightFormat::Q6_K}, {"q5_k_m", WeightFormat::Q5_K_M},
+    {"q5_k_s", WeightFormat::Q5_K_S}, {"q5_0", WeightFormat::Q5_0}, {"q4_k_m", WeightFormat::Q4_K_M},
+    {"q4_k_s", WeightFormat::Q4_K_S}, {"q4_0", WeightFormat::Q4_0}, {"q3_k_m", WeightFormat::Q3_K_M},
     {"q2_k", WeightFormat::Q2_K},
 };
 // Single tokens that name a checkpoint's storage format (Hub naming conventions: Qwen "-AWQ",
@@ -76,9 +80,10 @@ constexpr FormatWord kFormatWords[] = {
 };
 // Words that do not change the architecture: chat/instruct tunes, repo suffixes, format
 // wrappers whose bits another word gives, release dates (four digits, handled apart).
-const char* const kNoise[] = {"instruct", "chat", "it", "hf", "base", "pt", "model", "meta", "gguf",
-                              "dynamic", "bnb", "4bit", "8bit", "thinking", "reasoning", "latest",
-                              "original", "sft", "rl", "w4a16", "w8a8", "turbo"};
+const char* const kNoise[] = {"instruct", "chat",     "it",        "hf",      "base",     "pt",
+                              "model",    "meta",     "gguf",      "dynamic", "bnb",      "4bit",
+                              "8bit",     "thinking", "reasoning", "latest",  "original", "sft",
+                              "rl",       "w4a16",    "w8a8",      "turbo"};
 
 bool is_noise(const std::string& t) {
   for (const char* n : kNoise) {
@@ -128,8 +133,8 @@ void split_token(const std::string& t, std::vector<std::string>* out) {
 }
 
 struct Parsed {
-  std::string key;       // normalised tokens joined by spaces
-  std::string hub_id;    // org/name when given
+  std::string key;     // normalised tokens joined by spaces
+  std::string hub_id;  // org/name when given
   bool has_weights = false;
   WeightFormat weights = WeightFormat::Bf16;
   std::string weights_token;
@@ -145,7 +150,8 @@ Parsed parse(const std::string& text) {
   if (slash != std::string::npos) s = s.substr(slash + 1);  // the organisation says nothing of the shape
   for (const char* ext : {".gguf", ".safetensors"}) {
     const std::string e(ext);
-    if (s.size() > e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0) s.resize(s.size() - e.size());
+    if (s.size() > e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0)
+      s.resize(s.size() - e.size());
   }
   // GGUF quant types first: their underscores are separators below.
   for (const FormatWord& g : kGgufWords) {
@@ -181,7 +187,8 @@ Parsed parse(const std::string& text) {
   for (const std::string& t : raw) {
     if (t == "gptq") {
       p.has_weights = true;
-      p.weights = eight ? WeightFormat::GptqInt8 : WeightFormat::GptqInt4;  // TheBloke/Qwen "-GPTQ": 4-bit unless Int8
+      p.weights = eight ? WeightFormat::GptqInt8
+                        : WeightFormat::GptqInt4;  // TheBloke/Qwen "-GPTQ": 4-bit unless Int8
       p.weights_token = eight ? "gptq-int8" : "gptq-int4";
       continue;
     }
@@ -322,8 +329,8 @@ ModelNameMatch match_found(const std::string& text) {
   if (!ranked.empty()) {
     const auto best = ranked.begin();
     const auto second = std::next(best);
-    const bool unique_best = second == ranked.end() || second->first > best->first ||
-                             second->second == best->second;
+    const bool unique_best =
+        second == ranked.end() || second->first > best->first || second->second == best->second;
     if (best->first <= 1 && c.size() >= 5 && unique_best) {
       for (const Entry& e : entries()) {
         if (e.preset == best->second && edit_distance(c, e.compact) == best->first &&
@@ -347,8 +354,10 @@ ModelNameMatch resolve_model_name(const std::string& text, const std::string& fi
   ModelNameMatch m = match_model_name(text);
   if (m.preset) return m;
   if (text.size() > kMaxNameLength) {
-    throw_input_error(field, "is " + std::to_string(text.size()) + " characters long: no model name has more than " +
-                                std::to_string(kMaxNameLength), "name_too_long", {{"length", text.size()}, {"max", kMaxNameLength}});
+    throw_input_error(field,
+                      "is " + std::to_string(text.size()) + " characters long: no model name has more than " +
+                          std::to_string(kMaxNameLength),
+                      "name_too_long", {{"length", text.size()}, {"max", kMaxNameLength}});
   }
   std::string message = "unknown preset id \"" + text + "\" (see `gpusizer models`)";
   if (m.ambiguous) {
@@ -377,17 +386,22 @@ nlohmann::json resolve_json(const std::string& input) {
     }
     if (j.is_object()) {
       if (j.size() != 1 || !j.contains("model") || !j.at("model").is_string()) {
-        throw_input_error("model", "resolve takes {\"model\": \"<name>\"}, a JSON string or plain text", "resolve_form");
+        throw_input_error("model", "resolve takes {\"model\": \"<name>\"}, a JSON string or plain text",
+                          "resolve_form");
       }
       j = j.at("model");
     }
     text = j.get<std::string>();
   }
-  if (trim(text).empty()) throw_input_error("model", "is empty: give a model name or Hub id", "model_name_empty");
+  if (trim(text).empty())
+    throw_input_error("model", "is empty: give a model name or Hub id", "model_name_empty");
   if (text.size() > kMaxNameLength) resolve_model_name(text, "model");  // throws: too long
   const ModelNameMatch m = match_model_name(text);
-  nlohmann::json out = json_object({{"input", text}, {"found", m.preset != nullptr}, {"matched_by", m.matched_by},
-                        {"ambiguous", m.ambiguous}, {"suggestions", m.suggestions}});
+  nlohmann::json out = json_object({{"input", text},
+                                    {"found", m.preset != nullptr},
+                                    {"matched_by", m.matched_by},
+                                    {"ambiguous", m.ambiguous},
+                                    {"suggestions", m.suggestions}});
   out["id"] = m.preset ? nlohmann::json(m.preset->id) : nlohmann::json();
   out["name"] = m.preset ? nlohmann::json(m.preset->name) : nlohmann::json();
   out["hf_repo"] = m.preset ? nlohmann::json(m.preset->hf_repo) : nlohmann::json();

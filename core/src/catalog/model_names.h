@@ -16,13 +16,13 @@ namespace gpusizer {
 
 struct ModelNameMatch {
   const Architecture* preset = nullptr;  // nullptr: no preset (see suggestions)
-  std::string matched_by;  // "id", "alias" (id, name, repo or alias after normalising), "prefix", "fuzzy"
+  std::string matched_by;    // "id", "alias" (id, name, repo or alias after normalising), "prefix", "fuzzy"
   bool has_weights = false;  // the name carries a weight format
   WeightFormat weights = WeightFormat::Bf16;
-  std::string weights_token;        // the part of the name that gave it ("awq", "q4_k_m")
-  std::string hub_id;               // "org/name" when the text is a Hub id (or a Hub URL)
+  std::string weights_token;             // the part of the name that gave it ("awq", "q4_k_m")
+  std::string hub_id;                    // "org/name" when the text is a Hub id (or a Hub URL)
   std::vector<std::string> suggestions;  // preset ids, best first, when nothing matched
-  bool ambiguous = false;           // several presets match the name (e.g. "gemma 3": four sizes)
+  bool ambiguous = false;                // several presets match the name (e.g. "gemma 3": four sizes)
 };
 
 // The normalised key of a name: lower case, URL and organisation dropped, format and noise

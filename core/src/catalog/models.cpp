@@ -2,10 +2,10 @@
 // Keys are the Architecture members' names; a key left out keeps the member's default.
 #include <nlohmann/json.hpp>
 
-#include "catalog/embedded.h"
-#include "model/architecture.h"
 #include "base/error.h"
 #include "base/json_reader.h"
+#include "catalog/embedded.h"
+#include "model/architecture.h"
 
 namespace gpusizer {
 namespace {
@@ -71,9 +71,9 @@ struct StringKey {
   std::string Architecture::*member;
 };
 const StringKey kStringKeys[] = {
-    {"id", &Architecture::id},         {"name", &Architecture::name},     {"hf_repo", &Architecture::hf_repo},
-    {"family", &Architecture::family}, {"source", &Architecture::source},
-    {"checkpoint_weights", &Architecture::checkpoint_weights},
+    {"id", &Architecture::id},           {"name", &Architecture::name},
+    {"hf_repo", &Architecture::hf_repo}, {"family", &Architecture::family},
+    {"source", &Architecture::source},   {"checkpoint_weights", &Architecture::checkpoint_weights},
 };
 
 struct MlaKey {
@@ -114,7 +114,8 @@ Architecture read_preset(const nlohmann::json& j, const std::string& field) {
     if (!list.is_array()) throw_input_error(r.field("aliases"), "must be a list of names", "string_list");
     for (const nlohmann::json& name : list) {
       if (!name.is_string() || name.get<std::string>().empty()) {
-        throw_input_error(r.field("aliases"), "must hold non-empty strings (got " + name.dump() + ")", "string_list");
+        throw_input_error(r.field("aliases"), "must hold non-empty strings (got " + name.dump() + ")",
+                          "string_list");
       }
       a.aliases.push_back(name.get<std::string>());
     }

@@ -7,9 +7,9 @@
 #include <cmath>
 
 #include "base/error.h"
-#include "plan/planner.h"
 #include "base/json_reader.h"
 #include "launch/launch_internal.h"
+#include "plan/planner.h"
 
 namespace gpusizer {
 
@@ -39,7 +39,15 @@ constexpr int64_t kAssumedNodeGpus = 8;
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 LaunchPlan plan_of(const Plan& p) {
-  return {p.instance->gpu_id, p.instance->instance, "ranking", p.instance->gpus, p.instances, p.gpus, p.tp, p.pp, p.zero};
+  return {p.instance->gpu_id,
+          p.instance->instance,
+          "ranking",
+          p.instance->gpus,
+          p.instances,
+          p.gpus,
+          p.tp,
+          p.pp,
+          p.zero};
 }
 
 // The ranking is sorted fitting-first, cheapest-first, so the first row of a type is its best plan.
@@ -47,9 +55,10 @@ LaunchPlan catalog_plan(const Scenario& s, const std::string& instance) {
   for (const Plan& p : rank_plans(s)) {
     if (p.instance->instance == instance) return plan_of(p);
   }
-  throw_input_error("plan.instance", cat({"no plan for instance type \"", instance,
-                                        "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand"}),
-                   "no_plan_for_instance", {{"instance", instance}});
+  throw_input_error("plan.instance",
+                    cat({"no plan for instance type \"", instance,
+                         "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand"}),
+                    "no_plan_for_instance", {{"instance", instance}});
 }
 
 LaunchContext make_context(const Scenario& s, const LaunchPlan& plan);
@@ -59,7 +68,9 @@ LaunchContext make_context(const Scenario& s, const LaunchPlan& plan);
 LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
   const std::vector<Plan> plans = rank_plans(s);
   if (plans.empty() || !plans.front().fits) {
-    throw_input_error("plan", "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters", "no_fitting_plan");
+    throw_input_error("plan",
+                      "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters",
+                      "no_fitting_plan");
   }
   for (const Plan& p : plans) {
     if (!p.fits) break;
@@ -70,11 +81,17 @@ LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
       nlohmann::json why;
       const std::string blocker = launch_blocker(make_context(s, plan_of(top)), &why);
       note->code = "cheapest_not_launchable";
-      note->values = json_object({{"instance", top.instance->instance}, {"gpus", top.gpus}, {"tp", top.tp}, {"pp", top.pp},
-                      {"instances", top.instances}, {"reason", blocker}, {"why", why}});
-      note->message = cat({"the cheapest plan, ", top.instance->instance, " (", top.gpus, " GPUs, tp ", top.tp,
-              ", pp ", top.pp, ", ", top.instances, " instances), cannot be launched: ",
-              blocker, "; these commands are for the cheapest plan that can"});
+      note->values = json_object({{"instance", top.instance->instance},
+                                  {"gpus", top.gpus},
+                                  {"tp", top.tp},
+                                  {"pp", top.pp},
+                                  {"instances", top.instances},
+                                  {"reason", blocker},
+                                  {"why", why}});
+      note->message =
+          cat({"the cheapest plan, ", top.instance->instance, " (", top.gpus, " GPUs, tp ", top.tp, ", pp ",
+               top.pp, ", ", top.instances, " instances), cannot be launched: ", blocker,
+               "; these commands are for the cheapest plan that can"});
     }
     return candidate;
   }
@@ -84,8 +101,11 @@ LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
 LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
   JsonReader r(j, "plan");
   const std::optional<std::string> gpu = r.string("gpu");
-  if (!gpu) throw_input_error("plan.gpu", "is required (a catalog GPU id) unless plan.instance is given", "plan_gpu_required");
-  if (!find_gpu(*gpu)) throw_input_error("plan.gpu", cat({"unknown GPU id \"", *gpu, "\""}), "unknown_gpu", {{"id", *gpu}});
+  if (!gpu)
+    throw_input_error("plan.gpu", "is required (a catalog GPU id) unless plan.instance is given",
+                      "plan_gpu_required");
+  if (!find_gpu(*gpu))
+    throw_input_error("plan.gpu", cat({"unknown GPU id \"", *gpu, "\""}), "unknown_gpu", {{"id", *gpu}});
   LaunchPlan p;
   p.gpu = *gpu;
   p.source = "explicit";
@@ -94,7 +114,8 @@ LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
   p.zero = static_cast<int>(r.integer("zero", 0, 3).value_or(s.training.zero));
   p.instances = r.integer("instances", 1, kMaxPlanSize).value_or(1);
   const int64_t wanted = std::max(s.gpus, p.tp * p.pp);
-  p.gpus_per_instance = r.integer("gpus_per_instance", 1, kMaxPlanSize).value_or(ceil_div(wanted, p.instances));
+  p.gpus_per_instance =
+      r.integer("gpus_per_instance", 1, kMaxPlanSize).value_or(ceil_div(wanted, p.instances));
   r.reject_unknown();
   p.gpus = p.gpus_per_instance * p.instances;
   return p;
@@ -115,7 +136,9 @@ LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan, Warning* 
   if (!plan.is_null()) {
     require_object(plan, "plan");
     if (!plan.contains("instance")) return explicit_plan(s, plan);
-    if (!plan["instance"].is_string()) throw_input_error("plan.instance", "must be a string (an instance type)", "string", {{"type", plan["instance"].type_name()}});
+    if (!plan["instance"].is_string())
+      throw_input_error("plan.instance", "must be a string (an instance type)", "string",
+                        {{"type", plan["instance"].type_name()}});
     return catalog_plan(s, plan["instance"].get<std::string>());
   }
   return s.gpu ? scenario_plan(s) : cheapest_plan(s, note);
@@ -148,15 +171,22 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
   out.warnings = c.estimate.warnings;
   const bool wants_bf16 = c.s.weights != WeightFormat::Fp16 && c.s.weights != WeightFormat::Fp32;
   if (!c.gpu->supports_bf16 && wants_bf16) {
-    out.warnings.push_back({"launch_fp16", "gpu", cat({c.gpu->name, " has no bf16: the commands use float16 (serving --dtype float16; "
-                            "training fp16 mixed precision with dynamic loss scaling, which can overflow where bf16 would not)"}), json_object({{"gpu", c.gpu->name}})});
+    out.warnings.push_back({"launch_fp16", "gpu",
+                            cat({c.gpu->name,
+                                 " has no bf16: the commands use float16 (serving --dtype float16; "
+                                 "training fp16 mixed precision with dynamic loss scaling, which can "
+                                 "overflow where bf16 would not)"}),
+                            json_object({{"gpu", c.gpu->name}})});
   }
   if (c.estimate.gpu && !c.estimate.gpu->fits) {
-    const std::string text = cat({"the estimate needs ", fixed(c.estimate.memory.per_gpu_bytes / 1073741824.0, 1),
-                             " GiB per GPU, more than the ", fixed(c.gpu->memory_bytes / 1073741824.0, 1),
-                             " GiB of ", c.gpu->id, ": the commands will run out of memory"});
+    const std::string text =
+        cat({"the estimate needs ", fixed(c.estimate.memory.per_gpu_bytes / 1073741824.0, 1),
+             " GiB per GPU, more than the ", fixed(c.gpu->memory_bytes / 1073741824.0, 1), " GiB of ",
+             c.gpu->id, ": the commands will run out of memory"});
     out.warnings.push_back({"launch_does_not_fit", "plan", text,
-                            json_object({{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes}, {"memory_bytes", c.gpu->memory_bytes}, {"gpu", c.gpu->name}})});
+                            json_object({{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes},
+                                         {"memory_bytes", c.gpu->memory_bytes},
+                                         {"gpu", c.gpu->name}})});
   }
 }
 
@@ -168,19 +198,23 @@ std::string engine_format_reason(const LaunchContext& c) {
   const bool bnb = w == WeightFormat::Nf4 || w == WeightFormat::Int4;
   switch (c.s.engine) {
     case Engine::LlamaCpp:
-      if (is_gguf(w) || w == WeightFormat::Bf16 || w == WeightFormat::Fp16 || w == WeightFormat::Fp32) return "";
-      return cat({"llama.cpp loads GGUF files: ", to_string(w), " checkpoints cannot be loaded (use a GGUF k-quant)"});
+      if (is_gguf(w) || w == WeightFormat::Bf16 || w == WeightFormat::Fp16 || w == WeightFormat::Fp32)
+        return "";
+      return cat({"llama.cpp loads GGUF files: ", to_string(w),
+                  " checkpoints cannot be loaded (use a GGUF k-quant)"});
     case Engine::Lmdeploy:
       if (c.gpu->vendor != "nvidia") return "LMDeploy's TurboMind runs on NVIDIA GPUs only";
       if (bnb || w == WeightFormat::Int8 || w == WeightFormat::GptqInt8) {
-        return cat({"LMDeploy's TurboMind (0.10.2) loads 16-bit, fp8 and 4-bit AWQ/GPTQ checkpoints, not ", to_string(w)});
+        return cat({"LMDeploy's TurboMind (0.10.2) loads 16-bit, fp8 and 4-bit AWQ/GPTQ checkpoints, not ",
+                    to_string(w)});
       }
       return "";
     case Engine::TensorrtLlm:
       if (c.gpu->vendor != "nvidia") return "TensorRT-LLM runs on NVIDIA GPUs only";
       if (bnb) return cat({"TensorRT-LLM has no bitsandbytes ", to_string(w), " weights"});
       return "";
-    default: return "";
+    default:
+      return "";
   }
 }
 
@@ -190,7 +224,12 @@ std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
   const LaunchPlan& p = c.plan;
   nlohmann::json ignored;
   nlohmann::json& d = detail ? *detail : ignored;
-  d = json_object({{"engine", to_string(c.s.engine)}, {"gpus", p.gpus}, {"instances", p.instances}, {"tp", p.tp}, {"pp", p.pp}, {"zero", p.zero}});
+  d = json_object({{"engine", to_string(c.s.engine)},
+                   {"gpus", p.gpus},
+                   {"instances", p.instances},
+                   {"tp", p.tp},
+                   {"pp", p.pp},
+                   {"zero", p.zero}});
   if (is_training(c.s.task) && (p.tp > 1 || p.pp > 1)) {
     d["code"] = "training_data_parallel";
     return "the training commands (ms-swift sft, LLaMA-Factory, DeepSpeed ZeRO) are data-parallel only";
@@ -198,7 +237,7 @@ std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
   if (p.gpus % p.instances != 0) {
     d["code"] = "uneven_nodes";
     return cat({p.gpus, " GPUs do not split evenly over ", p.instances,
-           " nodes: every node of a torchrun/DeepSpeed/Ray job runs the same number of processes"});
+                " nodes: every node of a torchrun/DeepSpeed/Ray job runs the same number of processes"});
   }
   if (p.tp > 1 && !c.caps.tensor_parallel) {
     d["code"] = "no_tp";
@@ -206,18 +245,20 @@ std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
   }
   if (p.pp > 1 && !c.caps.pipeline_parallel) {
     d["code"] = "no_pp";
-    return cat({engine_name(c), " does not do pipeline parallelism: pp ", p.pp, " cannot be launched with it"});
+    return cat(
+        {engine_name(c), " does not do pipeline parallelism: pp ", p.pp, " cannot be launched with it"});
   }
   // Independent servers on separate instances need no multi-node support; one replica over several does.
   const bool spans = is_training(c.s.task) ? c.multi_node() : c.spans_nodes();
   if (spans && !c.caps.multi_node) {
     d["code"] = "single_machine";
     return cat({engine_name(c), " runs one model instance on one machine: a plan over ", p.instances,
-           " nodes cannot be launched with it"});
+                " nodes cannot be launched with it"});
   }
   if (is_training(c.s.task) && p.zero > 0 && !c.caps.zero) {
     d["code"] = "no_zero";
-    return cat({engine_name(c), " does not shard model states: ZeRO-", p.zero, " cannot be launched with it"});
+    return cat(
+        {engine_name(c), " does not shard model states: ZeRO-", p.zero, " cannot be launched with it"});
   }
   if (!is_training(c.s.task) && !engine_format_reason(c).empty()) {
     d["code"] = "engine_format";
@@ -226,7 +267,8 @@ std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
   }
   if (!is_training(c.s.task) && c.spans_nodes() && c.dp() > 1) {
     d["code"] = "replicas_across_nodes";
-    return "data-parallel replicas spread over several nodes: start one server per replica instead (no command is generated for it)";
+    return "data-parallel replicas spread over several nodes: start one server per replica instead (no "
+           "command is generated for it)";
   }
   return "";
 }
@@ -235,17 +277,21 @@ KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes) {
   KvCapacity k;
   k.budget_bytes = std::max(0.0, budget_bytes);
   const MemoryEstimate& m = c.estimate.memory;
-  if (m.breakdown.kv_cache > 0 && c.s.batch > 0) k.per_sequence_bytes = m.breakdown.kv_cache / static_cast<double>(c.s.batch);
-  if (k.per_sequence_bytes > 0) k.sequences = static_cast<int64_t>(std::floor(k.budget_bytes / k.per_sequence_bytes + 1e-9));
+  if (m.breakdown.kv_cache > 0 && c.s.batch > 0)
+    k.per_sequence_bytes = m.breakdown.kv_cache / static_cast<double>(c.s.batch);
+  if (k.per_sequence_bytes > 0)
+    k.sequences = static_cast<int64_t>(std::floor(k.budget_bytes / k.per_sequence_bytes + 1e-9));
   return k;
 }
 
-void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values, const std::string& text) noexcept {
+void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values,
+              const std::string& text) noexcept {
   out.notes.push_back(text);
   out.note_details.push_back({code, "", text, json_object(values)});
 }
 
-void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename, std::string text) noexcept {
+void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename,
+                 std::string text) noexcept {
   out.commands.push_back({tool, version, kind, filename, std::move(text)});
 }
 
@@ -254,23 +300,36 @@ void add_note(Launch& out, const Warning& note) noexcept {
   out.note_details.push_back(note);
 }
 
-Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k) noexcept {
-  std::string text = cat({engine, ": ", setting, " leaves ", gib_text(k.budget_bytes), " of KV cache on each GPU, ",
-                     k.sequences, " concurrent sequences of ", c.s.seq_len, " tokens"});
+Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting,
+                         const KvCapacity& k) noexcept {
+  std::string text =
+      cat({engine, ": ", setting, " leaves ", gib_text(k.budget_bytes), " of KV cache on each GPU, ",
+           k.sequences, " concurrent sequences of ", c.s.seq_len, " tokens"});
   if (c.dp() > 1) text += cat({" per replica (", k.sequences * c.dp(), " over ", c.dp(), " replicas)"});
   text += cat({"; the scenario asks for ", c.s.batch, " (the estimate: ", gib_text(k.per_sequence_bytes),
-          " of KV cache per sequence on each GPU)"});
+               " of KV cache per sequence on each GPU)"});
   return {"kv_capacity", "", text,
-          json_object({{"engine", engine}, {"setting", setting}, {"budget_bytes", k.budget_bytes}, {"sequences", k.sequences},
-           {"seq_len", c.s.seq_len}, {"replicas", c.dp()}, {"batch", c.s.batch}, {"per_sequence_bytes", k.per_sequence_bytes}})};
+          json_object({{"engine", engine},
+                       {"setting", setting},
+                       {"budget_bytes", k.budget_bytes},
+                       {"sequences", k.sequences},
+                       {"seq_len", c.s.seq_len},
+                       {"replicas", c.dp()},
+                       {"batch", c.s.batch},
+                       {"per_sequence_bytes", k.per_sequence_bytes}})};
 }
 
-void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out) noexcept {
+void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k,
+                   Launch& out) noexcept {
   if (k.per_sequence_bytes <= 0 || k.sequences >= c.s.batch) return;
-  out.warnings.push_back({"launch_kv_short", "batch", cat({setting, " leaves KV cache for ", k.sequences,
-                          " sequences of ", c.s.seq_len, " tokens, fewer than the batch of ",
-                          c.s.batch, ": the engine will queue the rest (or refuse to start below one)"}),
-                          json_object({{"setting", setting}, {"sequences", k.sequences}, {"seq_len", c.s.seq_len}, {"batch", c.s.batch}})});
+  out.warnings.push_back({"launch_kv_short", "batch",
+                          cat({setting, " leaves KV cache for ", k.sequences, " sequences of ", c.s.seq_len,
+                               " tokens, fewer than the batch of ", c.s.batch,
+                               ": the engine will queue the rest (or refuse to start below one)"}),
+                          json_object({{"setting", setting},
+                                       {"sequences", k.sequences},
+                                       {"seq_len", c.s.seq_len},
+                                       {"batch", c.s.batch}})});
 }
 
 void Piece::append_to(std::string& out) const noexcept {
@@ -301,7 +360,9 @@ Flags& Flags::add(const char* name, Piece value) noexcept {
   return *this;
 }
 
-std::string shell_command(const std::string& head, const Flags& flags) noexcept { return cat({head, flags.text(), "\n"}); }
+std::string shell_command(const std::string& head, const Flags& flags) noexcept {
+  return cat({head, flags.text(), "\n"});
+}
 
 std::string fixed2(double value) noexcept { return fixed(value, 2); }
 
@@ -340,13 +401,21 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
     // No command rather than a wrong one: the plan itself cannot run as laid out.
     const bool training_parallel = is_training(c.s.task) && (plan.tp > 1 || plan.pp > 1);
     if (training_parallel) {
-      out.warnings.push_back({"launch_parallelism_unsupported", "plan", cat({"ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO train data-parallel "
-                              "only: tp ", plan.tp, " and pp ", plan.pp, " cannot be expressed, and "
-                              "DeepSpeed checks train_batch_size against all ", plan.gpus, " GPUs; use Megatron-SWIFT "
-                              "(megatron sft) for tensor/pipeline-parallel training. No command is generated for this plan"}),
+      out.warnings.push_back({"launch_parallelism_unsupported", "plan",
+                              cat({"ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO train data-parallel "
+                                   "only: tp ",
+                                   plan.tp, " and pp ", plan.pp,
+                                   " cannot be expressed, and "
+                                   "DeepSpeed checks train_batch_size against all ",
+                                   plan.gpus,
+                                   " GPUs; use Megatron-SWIFT "
+                                   "(megatron sft) for tensor/pipeline-parallel training. No command is "
+                                   "generated for this plan"}),
                               json_object({{"tp", plan.tp}, {"pp", plan.pp}, {"gpus", plan.gpus}})});
     } else {
-      out.warnings.push_back({"launch_plan_invalid", "plan", cat({blocker, ". No command is generated for this plan"}), json_object({{"reason", blocker}, {"why", why}})});
+      out.warnings.push_back({"launch_plan_invalid", "plan",
+                              cat({blocker, ". No command is generated for this plan"}),
+                              json_object({{"reason", blocker}, {"why", why}})});
     }
     return out;
   }
@@ -355,11 +424,14 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
   } else {
     add_serving(c, out);
   }
-  if (c.s.model.hf_repo.empty()) add_note(out, "path_model", {}, "/path/to/model stands for the model's checkpoint (an imported model has no Hugging Face id)");
+  if (c.s.model.hf_repo.empty())
+    add_note(out, "path_model", {},
+             "/path/to/model stands for the model's checkpoint (an imported model has no Hugging Face id)");
   if (plan.source == "scenario" && plan.instances > 1) {
-    add_note(out, "nodes_assumed", {{"gpus", plan.gpus}, {"instances", plan.instances}, {"per_instance", plan.gpus_per_instance}},
-             cat({"the ", plan.gpus, " GPUs are assumed to be ", plan.instances,
-                        " nodes of ", plan.gpus_per_instance, "; give plan.gpus_per_instance to change it"}));
+    add_note(out, "nodes_assumed",
+             {{"gpus", plan.gpus}, {"instances", plan.instances}, {"per_instance", plan.gpus_per_instance}},
+             cat({"the ", plan.gpus, " GPUs are assumed to be ", plan.instances, " nodes of ",
+                  plan.gpus_per_instance, "; give plan.gpus_per_instance to change it"}));
   }
   return out;
 }
@@ -392,7 +464,8 @@ nlohmann::json launch_json(const nlohmann::json& input) {
 nlohmann::json to_json(const Launch& l) {
   nlohmann::json commands = nlohmann::json::array();
   for (const LaunchText& t : l.commands) {
-    nlohmann::json c = json_object({{"tool", t.tool}, {"version_checked", t.version_checked}, {"kind", t.kind}, {"text", t.text}});
+    nlohmann::json c = json_object(
+        {{"tool", t.tool}, {"version_checked", t.version_checked}, {"kind", t.kind}, {"text", t.text}});
     if (!t.filename.empty()) c["filename"] = t.filename;
     commands.push_back(c);
   }
@@ -403,9 +476,16 @@ nlohmann::json to_json(const Launch& l) {
     details.push_back(to_json(w));
   }
   const LaunchPlan& p = l.plan;
-  nlohmann::json plan = json_object({{"gpu", p.gpu}, {"gpus_per_instance", p.gpus_per_instance}, {"instances", p.instances},
-                         {"gpus", p.gpus}, {"tp", p.tp}, {"pp", p.pp}, {"dp", p.gpus / (p.tp * p.pp)}, {"source", p.source},
-                         {"zero", p.zero}, {"dtype", l.dtype}});
+  nlohmann::json plan = json_object({{"gpu", p.gpu},
+                                     {"gpus_per_instance", p.gpus_per_instance},
+                                     {"instances", p.instances},
+                                     {"gpus", p.gpus},
+                                     {"tp", p.tp},
+                                     {"pp", p.pp},
+                                     {"dp", p.gpus / (p.tp * p.pp)},
+                                     {"source", p.source},
+                                     {"zero", p.zero},
+                                     {"dtype", l.dtype}});
   if (!p.instance.empty()) plan["instance"] = p.instance;
   nlohmann::json notes = nlohmann::json::array();
   for (const Warning& n : l.note_details) {
@@ -413,8 +493,12 @@ nlohmann::json to_json(const Launch& l) {
     if (!n.values.empty()) j["values"] = n.values;
     notes.push_back(j);
   }
-  return json_object({{"plan", plan}, {"commands", commands}, {"notes", l.notes}, {"note_details", notes}, {"warnings", warnings},
-          {"warning_details", details}});
+  return json_object({{"plan", plan},
+                      {"commands", commands},
+                      {"notes", l.notes},
+                      {"note_details", notes},
+                      {"warnings", warnings},
+                      {"warning_details", details}});
 }
 
 }  // namespace gpusizer

@@ -32,9 +32,11 @@ constexpr QuantizedCheckpoint kCheckpoints[] = {
     {"qwen2.5-72b", WeightFormat::GptqInt8, "Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8",
      "huggingface.co/Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8 (merges.txt page, 8-bit gptq)"},
     {"qwen3-8b", WeightFormat::AwqInt4, "Qwen/Qwen3-8B-AWQ",
-     "huggingface.co/Qwen/Qwen3-8B-AWQ (listed on a Hub activity page: Text Generation, 8B, updated May 21, 2025)"},
+     "huggingface.co/Qwen/Qwen3-8B-AWQ (listed on a Hub activity page: Text Generation, 8B, updated May 21, "
+     "2025)"},
     {"llama-3.1-8b", WeightFormat::AwqInt4, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4",
-     "huggingface.co/jburmeister/Meta-Llama-3.1-8B-Instruct-AWQ-INT4 ('Duplicate from hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4')"},
+     "huggingface.co/jburmeister/Meta-Llama-3.1-8B-Instruct-AWQ-INT4 ('Duplicate from "
+     "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4')"},
     {"llama-3.1-70b", WeightFormat::AwqInt4, "hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4",
      "huggingface.co/hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4/tree/e8fe2dc6 (autoawq, 4-bit)"},
 };

@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "catalog/catalog.h"
-#include "scenario/engines.h"
 #include "base/error.h"
-#include "plan/estimate.h"
+#include "catalog/catalog.h"
 #include "launch/launch_result.h"
+#include "plan/estimate.h"
+#include "scenario/engines.h"
 
 namespace gpusizer {
 
@@ -29,13 +29,13 @@ extern const char* const kDeepspeedVersion;
 extern const char* const kTorchrunVersion;
 
 struct LaunchContext {
-  Scenario s;         // the scenario with the plan's gpu, gpus, tp, pp and ZeRO stage applied
+  Scenario s;  // the scenario with the plan's gpu, gpus, tp, pp and ZeRO stage applied
   const Gpu* gpu = nullptr;
   LaunchPlan plan;
-  EngineCaps caps;    // engine_caps(s.engine)
-  Estimate estimate;  // of `s`
-  bool fp16 = false;  // compute in float16: the card has no bf16, or the weights are fp16
-  std::string model;  // what --model gets: the preset's Hugging Face repo, or a placeholder
+  EngineCaps caps;             // engine_caps(s.engine)
+  Estimate estimate;           // of `s`
+  bool fp16 = false;           // compute in float16: the card has no bf16, or the weights are fp16
+  std::string model;           // what --model gets: the preset's Hugging Face repo, or a placeholder
   int64_t nproc_per_node = 1;  // GPUs used on each node (plan.gpus / plan.instances, checked exact)
 
   int64_t dp() const { return plan.gpus / (plan.tp * plan.pp); }
@@ -67,11 +67,13 @@ void add_training(const LaunchContext& c, Launch& out);
 // reaching the binding boundary's catch; in exchange no generator inlined into launch_json keeps a
 // cleanup landing pad around each call to them (issue 14, wasm size: 197 -> 68 in launch_json).
 // Adds a note to notes (English text) and to note_details with its code and values (docs/errors.md).
-void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values, const std::string& text) noexcept;
+void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values,
+              const std::string& text) noexcept;
 void add_note(Launch& out, const Warning& note) noexcept;
 // A command or file appended out of line: the aggregate built in place made each of its string
 // members from a literal at every site (issue 14, wasm size).
-void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename, std::string text) noexcept;
+void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename,
+                 std::string text) noexcept;
 
 // The KV cache an engine's memory setting leaves on each GPU, from the estimate's memory parts.
 struct KvCapacity {
@@ -81,14 +83,17 @@ struct KvCapacity {
 };
 KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes);
 // "leaves 12.3 GiB of KV cache per GPU: 24 concurrent sequences of 8192 tokens (the scenario asks 16)"
-Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting, const KvCapacity& k) noexcept;
+Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting,
+                         const KvCapacity& k) noexcept;
 // The warning when the capacity holds fewer than `batch` sequences ("" code = none added).
-void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k, Launch& out) noexcept;
+void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k,
+                   Launch& out) noexcept;
 
 // Serving helpers shared by launch_serving.cpp and launch_serving_engines.cpp.
-double round_up2(double x);  // rounded up to hundredths
+double round_up2(double x);          // rounded up to hundredths
 bool pre_quantized(WeightFormat f);  // AWQ/GPTQ: a checkpoint quantized before loading
-std::string serving_dtype(const LaunchContext& c) noexcept;  // AWQ/GPTQ: float16; else dtype_name (float32 for fp32)
+std::string serving_dtype(
+    const LaunchContext& c) noexcept;  // AWQ/GPTQ: float16; else dtype_name (float32 for fp32)
 // KV bytes the engine really caches per byte the estimate counted: 1 when it has the scenario's
 // KV format, else 16-bit over the asked format (kv_bytes_per_token of the memory API).
 double kv_scale(const LaunchContext& c, bool engine_has_format);
@@ -105,7 +110,9 @@ class Piece {
  public:
   Piece(const char* s) : p_(s), n_(kLiteral) {}
   Piece(const std::string& s) : p_(s.data()), n_(s.size()) {}
-  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>, int> = 0>
+  template <typename T,
+            std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>,
+                             int> = 0>
   Piece(T v) : n_(kInteger), i_(static_cast<int64_t>(v)) {}
   void append_to(std::string& out) const noexcept;
 
@@ -137,8 +144,8 @@ extern const char* const kNodeRank;
 extern const char* const kMasterAddr;
 extern const char* const kMasterPort;
 
-std::string fixed2(double value) noexcept;  // "0.87": two decimals, for memory fractions
-std::string gib_text(double bytes) noexcept;  // "12.3 GiB"
+std::string fixed2(double value) noexcept;                // "0.87": two decimals, for memory fractions
+std::string gib_text(double bytes) noexcept;              // "12.3 GiB"
 std::string dtype_name(const LaunchContext& c) noexcept;  // "bfloat16" or "float16"
 // "CUDA_VISIBLE_DEVICES=0,1,...,n-1 " (with the trailing space).
 std::string devices_env(int64_t n) noexcept;

@@ -36,7 +36,7 @@ struct Launch {
   LaunchPlan plan;
   std::string dtype;  // the commands' --dtype: "bfloat16"; "float16" without bf16 or for AWQ/GPTQ
   std::vector<LaunchText> commands;
-  std::vector<std::string> notes;  // settings a tool cannot express, placeholders to fill in
+  std::vector<std::string> notes;     // settings a tool cannot express, placeholders to fill in
   std::vector<Warning> note_details;  // the same notes as {code, values, message} (docs/errors.md)
   std::vector<Warning> warnings;
 };

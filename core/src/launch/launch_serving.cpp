@@ -37,33 +37,44 @@ double memory_fraction(double bytes, const Gpu& gpu) {
 // Blackwell (NVIDIA's CUDA GPU table: Volta 7.0, Turing 7.5, Ampere 8.0/8.6, Ada 8.9, Hopper 9.0,
 // Blackwell 10.0); vLLM 0.11 marlin_utils.py returns no Marlin types below 80, and none on ROCm.
 bool marlin_capable(const Gpu& g) {
-  return g.vendor == "nvidia" && (g.arch == "ampere" || g.arch == "ada" || g.arch == "hopper" || g.arch == "blackwell");
+  return g.vendor == "nvidia" &&
+         (g.arch == "ampere" || g.arch == "ada" || g.arch == "hopper" || g.arch == "blackwell");
 }
 
 // vLLM's --quantization: the fastest kernel the checkpoint and card allow; "" when none is given.
 std::string vllm_quantization(const LaunchContext& c) {
   const bool marlin = marlin_capable(*c.gpu);
   switch (c.s.weights) {
-    case WeightFormat::AwqInt4: return marlin ? "awq_marlin" : "awq";
+    case WeightFormat::AwqInt4:
+      return marlin ? "awq_marlin" : "awq";
     case WeightFormat::GptqInt4:
-    case WeightFormat::GptqInt8: return marlin ? "gptq_marlin" : "gptq";
-    case WeightFormat::Fp8: return "fp8";  // pre-quantized fp8 checkpoints are detected, 16-bit ones quantized on load
+    case WeightFormat::GptqInt8:
+      return marlin ? "gptq_marlin" : "gptq";
+    case WeightFormat::Fp8:
+      return "fp8";  // pre-quantized fp8 checkpoints are detected, 16-bit ones quantized on load
     case WeightFormat::Int4:
-    case WeightFormat::Nf4: return "bitsandbytes";  // in-flight 4-bit bitsandbytes
-    default: return "";
+    case WeightFormat::Nf4:
+      return "bitsandbytes";  // in-flight 4-bit bitsandbytes
+    default:
+      return "";
   }
 }
 
 // SGLang's method names (server_arguments.md); it converts AWQ/GPTQ to Marlin itself where it can.
 std::string sglang_quantization(WeightFormat f) {
   switch (f) {
-    case WeightFormat::AwqInt4: return "awq";
+    case WeightFormat::AwqInt4:
+      return "awq";
     case WeightFormat::GptqInt4:
-    case WeightFormat::GptqInt8: return "gptq";
-    case WeightFormat::Fp8: return "fp8";
+    case WeightFormat::GptqInt8:
+      return "gptq";
+    case WeightFormat::Fp8:
+      return "fp8";
     case WeightFormat::Int4:
-    case WeightFormat::Nf4: return "bitsandbytes";
-    default: return "";
+    case WeightFormat::Nf4:
+      return "bitsandbytes";
+    default:
+      return "";
   }
 }
 
@@ -74,9 +85,12 @@ double vllm_utilization(const LaunchContext& c, Launch& out) {
   const double needed = round_up2(c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes);
   if (needed <= kVllmDefaultUtilization) return kVllmDefaultUtilization;
   const double u = std::min(kMaxFraction, needed);
-  add_note(out, "vllm_utilization", {{"value", fixed2(u)}, {"needed", fixed2(needed)}, {"batch", c.s.batch}, {"seq_len", c.s.seq_len}}, cat({"--gpu-memory-utilization ", fixed2(u), " instead of vLLM's default 0.90: the estimate needs ",
-                      fixed2(needed), " of each card (weights, activations, runtime and the KV cache of ",
-                      c.s.batch, " x ", c.s.seq_len, " tokens)"}));
+  add_note(
+      out, "vllm_utilization",
+      {{"value", fixed2(u)}, {"needed", fixed2(needed)}, {"batch", c.s.batch}, {"seq_len", c.s.seq_len}},
+      cat({"--gpu-memory-utilization ", fixed2(u), " instead of vLLM's default 0.90: the estimate needs ",
+           fixed2(needed), " of each card (weights, activations, runtime and the KV cache of ", c.s.batch,
+           " x ", c.s.seq_len, " tokens)"}));
   return u;
 }
 
@@ -92,55 +106,79 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   const std::string q = vllm_quantization(c);
   if (!q.empty()) f.add("--quantization", q);
   f.add("--kv-cache-dtype", c.s.kv_cache == KvFormat::Fp8 ? "fp8" : "auto");
-  add_command(out, "vllm", kVllmVersion, "shell", "", shell_command(cat({visible_devices(c), "vllm serve ", c.model}), f));
+  add_command(out, "vllm", kVllmVersion, "shell", "",
+              shell_command(cat({visible_devices(c), "vllm serve ", c.model}), f));
 
   // vLLM's budget covers everything it allocates: weights, activations, runtime, then KV blocks.
   const MemoryBreakdown& b = c.estimate.memory.breakdown;
-  const KvCapacity k = scaled_capacity(c, util * c.gpu->memory_bytes - (b.weights + b.activations + b.runtime),
-                                       kv_scale(c, vllm_has_kv_format(c.s.kv_cache)));
+  const KvCapacity k =
+      scaled_capacity(c, util * c.gpu->memory_bytes - (b.weights + b.activations + b.runtime),
+                      kv_scale(c, vllm_has_kv_format(c.s.kv_cache)));
   const std::string setting = cat({"--gpu-memory-utilization ", fixed2(util)});
   add_note(out, kv_capacity_note(c, "vLLM", setting, k));
   warn_if_short(c, setting, k, out);
   if (q == "awq_marlin" || q == "gptq_marlin") {
-    add_note(out, "marlin", {{"quantization", q}, {"gpu", c.gpu->name}, {"slower", q == "awq_marlin" ? "awq" : "gptq"}}, cat({"--quantization ", q, ": the Marlin kernel, which vLLM 0.11 runs for this checkpoint on compute capability "
-                        ">= 8.0 (", c.gpu->name, "); an explicit ", q == "awq_marlin" ? "awq" : "gptq", " would force the slower kernel"}));
+    add_note(out, "marlin",
+             {{"quantization", q}, {"gpu", c.gpu->name}, {"slower", q == "awq_marlin" ? "awq" : "gptq"}},
+             cat({"--quantization ", q,
+                  ": the Marlin kernel, which vLLM 0.11 runs for this checkpoint on compute capability "
+                  ">= 8.0 (",
+                  c.gpu->name, "); an explicit ", q == "awq_marlin" ? "awq" : "gptq",
+                  " would force the slower kernel"}));
   } else if (q == "awq" || q == "gptq") {
     const bool cuda = c.gpu->vendor == "nvidia";
-    add_note(out, "no_marlin", {{"quantization", q}, {"gpu", c.gpu->name}, {"cuda", cuda}}, cat({"--quantization ", q, ": vLLM 0.11 has no Marlin kernel for ", c.gpu->name,
-                        cuda ? " (compute capability below 8.0)" : " (not a CUDA card; ROCm runs AWQ through Triton with VLLM_USE_TRITON_AWQ=1)"}));
+    add_note(out, "no_marlin", {{"quantization", q}, {"gpu", c.gpu->name}, {"cuda", cuda}},
+             cat({"--quantization ", q, ": vLLM 0.11 has no Marlin kernel for ", c.gpu->name,
+                  cuda ? " (compute capability below 8.0)"
+                       : " (not a CUDA card; ROCm runs AWQ through Triton with VLLM_USE_TRITON_AWQ=1)"}));
   }
   if (c.spans_nodes()) {
-    add_note(out, "vllm_ray", {{"nodes", c.plan.instances}}, cat({"vLLM over ", c.plan.instances, " nodes: start a Ray cluster across them "
-                        "(vLLM's distributed serving guide) and run vllm serve on its head node"}));
+    add_note(out, "vllm_ray", {{"nodes", c.plan.instances}},
+             cat({"vLLM over ", c.plan.instances,
+                  " nodes: start a Ray cluster across them "
+                  "(vLLM's distributed serving guide) and run vllm serve on its head node"}));
   }
   if (c.node_dp() > 1) {
-    add_note(out, "max_num_seqs_per_replica", {{"replicas", c.node_dp()}, {"sequences", c.node_dp() * c.s.batch}}, cat({"--max-num-seqs is per data-parallel replica: ", c.node_dp(), " replicas serve ",
-                        c.node_dp() * c.s.batch, " sequences at once"}));
+    add_note(out, "max_num_seqs_per_replica",
+             {{"replicas", c.node_dp()}, {"sequences", c.node_dp() * c.s.batch}},
+             cat({"--max-num-seqs is per data-parallel replica: ", c.node_dp(), " replicas serve ",
+                  c.node_dp() * c.s.batch, " sequences at once"}));
   }
   if (!vllm_has_kv_format(c.s.kv_cache)) {
-    add_note(out, "kv_format_vllm", {{"kv_cache", to_string(c.s.kv_cache)}}, cat({"KV cache ", to_string(c.s.kv_cache), " cannot be expressed: vLLM 0.11 offers auto, bfloat16 and "
-                        "fp8 variants; the cache stays 16-bit (the capacity above counts 16-bit)"}));
+    add_note(out, "kv_format_vllm", {{"kv_cache", to_string(c.s.kv_cache)}},
+             cat({"KV cache ", to_string(c.s.kv_cache),
+                  " cannot be expressed: vLLM 0.11 offers auto, bfloat16 and "
+                  "fp8 variants; the cache stays 16-bit (the capacity above counts 16-bit)"}));
   }
 }
 
 void add_swift_vllm(const LaunchContext& c, Launch& out) {
   if (c.spans_nodes()) {
-    add_note(out, "swift_one_node", {}, "swift deploy runs on one node: for this multi-node plan use the vllm serve command");
+    add_note(out, "swift_one_node", {},
+             "swift deploy runs on one node: for this multi-node plan use the vllm serve command");
     return;
   }
   Flags f;
-  f.add("--model", c.model).add("--infer_backend", "vllm").add("--torch_dtype", serving_dtype(c))
-      .add("--vllm_tensor_parallel_size", c.plan.tp).add("--vllm_pipeline_parallel_size", c.plan.pp);
+  f.add("--model", c.model)
+      .add("--infer_backend", "vllm")
+      .add("--torch_dtype", serving_dtype(c))
+      .add("--vllm_tensor_parallel_size", c.plan.tp)
+      .add("--vllm_pipeline_parallel_size", c.plan.pp);
   if (c.node_dp() > 1) f.add("--vllm_data_parallel_size", c.node_dp());
   f.add("--vllm_max_model_len", c.s.seq_len);
   f.add("--vllm_max_num_seqs", c.s.batch);
   const double needed = round_up2(c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes);
-  f.add("--vllm_gpu_memory_utilization", fixed2(std::min(kMaxFraction, std::max(kVllmDefaultUtilization, needed))));
-  add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command(cat({visible_devices(c), "swift deploy"}), f));
-  const bool in_flight = c.s.weights == WeightFormat::Fp8 || sglang_quantization(c.s.weights) == "bitsandbytes";
+  f.add("--vllm_gpu_memory_utilization",
+        fixed2(std::min(kMaxFraction, std::max(kVllmDefaultUtilization, needed))));
+  add_command(out, "ms-swift", kSwiftVersion, "shell", "",
+              shell_command(cat({visible_devices(c), "swift deploy"}), f));
+  const bool in_flight =
+      c.s.weights == WeightFormat::Fp8 || sglang_quantization(c.s.weights) == "bitsandbytes";
   if (in_flight || c.s.kv_cache == KvFormat::Fp8) {
-    add_note(out, "swift_no_quant_flag", {}, "swift deploy: ms-swift 3.9 documents no flag for in-flight quantization or the KV-cache dtype of the vLLM "
-                        "backend; use the vllm serve command for them");
+    add_note(out, "swift_no_quant_flag", {},
+             "swift deploy: ms-swift 3.9 documents no flag for in-flight quantization or the KV-cache dtype "
+             "of the vLLM "
+             "backend; use the vllm serve command for them");
   }
 }
 
@@ -162,22 +200,29 @@ void add_sglang(const LaunchContext& c, Launch& out) {
     f.add("--nnodes", c.plan.instances);
     f.add("--node-rank", kNodeRank);
     f.add("--dist-init-addr", cat({kMasterAddr, ":", kMasterPort}));
-    add_note(out, "sglang_nodes", {{"nodes", c.plan.instances}}, cat({"SGLang: run the command on each of the ", c.plan.instances,
-                        " nodes with NODE_RANK set to 0, 1, ... and MASTER_ADDR to node 0's address"}));
+    add_note(out, "sglang_nodes", {{"nodes", c.plan.instances}},
+             cat({"SGLang: run the command on each of the ", c.plan.instances,
+                  " nodes with NODE_RANK set to 0, 1, ... and MASTER_ADDR to node 0's address"}));
   }
-  add_command(out, "sglang", kSglangVersion, "shell", "", shell_command(cat({visible_devices(c), "python -m sglang.launch_server"}), f));
+  add_command(out, "sglang", kSglangVersion, "shell", "",
+              shell_command(cat({visible_devices(c), "python -m sglang.launch_server"}), f));
   const bool has_format = c.s.kv_cache != KvFormat::Int8 && c.s.kv_cache != KvFormat::Int4;
-  const KvCapacity k = scaled_capacity(c, fraction * c.gpu->memory_bytes - b.weights, kv_scale(c, has_format));
+  const KvCapacity k =
+      scaled_capacity(c, fraction * c.gpu->memory_bytes - b.weights, kv_scale(c, has_format));
   const std::string setting = cat({"--mem-fraction-static ", fixed2(fraction)});
   add_note(out, kv_capacity_note(c, "SGLang", setting, k));
   warn_if_short(c, setting, k, out);
   if (!has_format) {
-    add_note(out, "kv_format_sglang", {{"kv_cache", to_string(c.s.kv_cache)}}, cat({"KV cache ", to_string(c.s.kv_cache), " cannot be expressed: SGLang 0.5 offers auto and fp8; "
-                        "the cache stays 16-bit (the capacity above counts 16-bit)"}));
+    add_note(out, "kv_format_sglang", {{"kv_cache", to_string(c.s.kv_cache)}},
+             cat({"KV cache ", to_string(c.s.kv_cache),
+                  " cannot be expressed: SGLang 0.5 offers auto and fp8; "
+                  "the cache stays 16-bit (the capacity above counts 16-bit)"}));
   }
   if (fraction + (b.activations + b.runtime) / c.gpu->memory_bytes > 1) {
-    out.warnings.push_back({"launch_sglang_memory", "plan", cat({setting,
-                            " leaves less than the estimated activations and runtime buffers: lower --max-running-requests or --context-length"}),
+    out.warnings.push_back({"launch_sglang_memory", "plan",
+                            cat({setting,
+                                 " leaves less than the estimated activations and runtime buffers: lower "
+                                 "--max-running-requests or --context-length"}),
                             json_object({{"fraction", fixed2(fraction)}})});
   }
 }
@@ -186,19 +231,25 @@ void add_sglang(const LaunchContext& c, Launch& out) {
 // which is the layer split the plan's pp stands for).
 void add_swift_pt(const LaunchContext& c, Launch& out) {
   Flags f;
-  f.add("--model", c.model).add("--infer_backend", "pt").add("--torch_dtype", serving_dtype(c))
-      .add("--max_batch_size", c.s.batch).add("--max_length", c.s.seq_len);
+  f.add("--model", c.model)
+      .add("--infer_backend", "pt")
+      .add("--torch_dtype", serving_dtype(c))
+      .add("--max_batch_size", c.s.batch)
+      .add("--max_length", c.s.seq_len);
   // device_map spreads the model over every visible GPU: exactly one replica's (tp x pp = pp here).
   const int64_t replica = c.plan.tp * c.plan.pp;
   std::string env = replica_devices(c);
   if (env.empty() && replica > 1) env = devices_env(replica);
   add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command(cat({env, "swift deploy"}), f));
   if (c.node_dp() > 1) {
-    add_note(out, "transformers_replicas", {{"replicas", c.node_dp()}}, cat({"transformers serves one replica per process: run ", c.node_dp(), " swift deploy processes, each "
-                        "with its own CUDA_VISIBLE_DEVICES and --port, behind a load balancer"}));
+    add_note(out, "transformers_replicas", {{"replicas", c.node_dp()}},
+             cat({"transformers serves one replica per process: run ", c.node_dp(),
+                  " swift deploy processes, each "
+                  "with its own CUDA_VISIBLE_DEVICES and --port, behind a load balancer"}));
   }
   if (c.s.weights == WeightFormat::Nf4 || c.s.weights == WeightFormat::Int4) {
-    add_note(out, "bnb_pt", {}, "4-bit bitsandbytes on the pt backend: add --quant_method bnb --quant_bits 4");
+    add_note(out, "bnb_pt", {},
+             "4-bit bitsandbytes on the pt backend: add --quant_method bnb --quant_bits 4");
   }
 }
 
@@ -207,16 +258,24 @@ void add_format_notes(const LaunchContext& c, Launch& out) {
   if (pre_quantized(w) && c.s.engine != Engine::LlamaCpp) {
     const std::string repo = quantized_checkpoint(c.s.model.id, w);
     if (!repo.empty()) {
-      add_note(out, "publisher_checkpoint", {{"repo", repo}, {"weights", to_string(w)}, {"preset_repo", c.s.model.hf_repo}}, cat({"--model ", repo, ": the publisher's ", to_string(w), " checkpoint of the Instruct model (the preset's "
-                          "repository ", c.s.model.hf_repo, " holds 16-bit weights)"}));
+      add_note(out, "publisher_checkpoint",
+               {{"repo", repo}, {"weights", to_string(w)}, {"preset_repo", c.s.model.hf_repo}},
+               cat({"--model ", repo, ": the publisher's ", to_string(w),
+                    " checkpoint of the Instruct model (the preset's "
+                    "repository ",
+                    c.s.model.hf_repo, " holds 16-bit weights)"}));
     } else {
-      add_note(out, "quantized_checkpoint", {{"weights", to_string(w)}}, cat({"--model must name a checkpoint already quantized with ", to_string(w),
-                          " (no such checkpoint of this model is in gpusizer's table); AWQ/GPTQ run with --dtype float16"}));
+      add_note(out, "quantized_checkpoint", {{"weights", to_string(w)}},
+               cat({"--model must name a checkpoint already quantized with ", to_string(w),
+                    " (no such checkpoint of this model is in gpusizer's table); AWQ/GPTQ run with --dtype "
+                    "float16"}));
     }
   }
   if (w == WeightFormat::Int8) {
-    add_note(out, "int8_checkpoint", {}, "int8 weights: no --quantization is given; load a pre-quantized INT8 checkpoint (e.g. compressed-tensors W8A8), "
-                        "whose method the engines read from its config.json");
+    add_note(out, "int8_checkpoint", {},
+             "int8 weights: no --quantization is given; load a pre-quantized INT8 checkpoint (e.g. "
+             "compressed-tensors W8A8), "
+             "whose method the engines read from its config.json");
   }
 }
 
@@ -245,7 +304,9 @@ double kv_scale(const LaunchContext& c, bool engine_has_format) {
 KvCapacity scaled_capacity(const LaunchContext& c, double budget, double scale) {
   KvCapacity k = kv_capacity(c, budget);
   k.per_sequence_bytes *= scale;
-  k.sequences = k.per_sequence_bytes > 0 ? static_cast<int64_t>(std::floor(k.budget_bytes / k.per_sequence_bytes + 1e-9)) : 0;
+  k.sequences = k.per_sequence_bytes > 0
+                    ? static_cast<int64_t>(std::floor(k.budget_bytes / k.per_sequence_bytes + 1e-9))
+                    : 0;
   return k;
 }
 
@@ -256,22 +317,36 @@ void add_serving(const LaunchContext& c, Launch& out) {
       add_vllm(c, out);
       add_swift_vllm(c, out);
       break;
-    case Engine::Sglang: add_sglang(c, out); break;
-    case Engine::Lmdeploy: add_lmdeploy(c, out); break;
-    case Engine::TensorrtLlm: add_trtllm(c, out); break;
-    case Engine::LlamaCpp: add_llamacpp(c, out); break;
-    default: add_swift_pt(c, out); break;
+    case Engine::Sglang:
+      add_sglang(c, out);
+      break;
+    case Engine::Lmdeploy:
+      add_lmdeploy(c, out);
+      break;
+    case Engine::TensorrtLlm:
+      add_trtllm(c, out);
+      break;
+    case Engine::LlamaCpp:
+      add_llamacpp(c, out);
+      break;
+    default:
+      add_swift_pt(c, out);
+      break;
   }
   add_format_notes(c, out);
   if (c.independent_nodes()) {
-    add_note(out, "instances_independent", {{"instances", c.plan.instances}, {"per_instance", c.node_dp()}, {"replicas", c.dp()}}, cat({"the plan's ", c.plan.instances, " instances serve independently: run the command on each (",
-                        c.plan.instances, " servers x ", c.node_dp(), " replicas = ", c.dp(),
-                        " replicas) and balance requests across them; no traffic crosses instances"}));
+    add_note(
+        out, "instances_independent",
+        {{"instances", c.plan.instances}, {"per_instance", c.node_dp()}, {"replicas", c.dp()}},
+        cat({"the plan's ", c.plan.instances, " instances serve independently: run the command on each (",
+             c.plan.instances, " servers x ", c.node_dp(), " replicas = ", c.dp(),
+             " replicas) and balance requests across them; no traffic crosses instances"}));
   }
   if (c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes > kMaxFraction) {
-    out.warnings.push_back({"launch_fraction_capped", "plan", cat({"the estimate needs more than ", fixed2(kMaxFraction),
-                            " of each card: the memory fractions are capped at ", fixed2(kMaxFraction),
-                            ", so the KV cache may hold fewer than batch x seq_len tokens"}),
+    out.warnings.push_back({"launch_fraction_capped", "plan",
+                            cat({"the estimate needs more than ", fixed2(kMaxFraction),
+                                 " of each card: the memory fractions are capped at ", fixed2(kMaxFraction),
+                                 ", so the KV cache may hold fewer than batch x seq_len tokens"}),
                             json_object({{"cap", fixed2(kMaxFraction)}})});
   }
 }

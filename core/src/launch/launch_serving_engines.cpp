@@ -39,17 +39,23 @@ const char* const kTrtllmExtraFile = "extra_llm_api_options.yaml";
 
 void multi_replica_note(const LaunchContext& c, const std::string& engine, Launch& out) {
   if (c.node_dp() <= 1) return;
-  add_note(out, "replica_per_server", {{"engine", engine}, {"last_gpu", c.plan.tp * c.plan.pp - 1}, {"more", c.node_dp() - 1}}, cat({engine, " serves one replica per server: the command starts one on GPUs 0-",
-                      c.plan.tp * c.plan.pp - 1, "; start ", c.node_dp() - 1,
-                      " more with their own CUDA_VISIBLE_DEVICES and port, behind a load balancer"}));
+  add_note(out, "replica_per_server",
+           {{"engine", engine}, {"last_gpu", c.plan.tp * c.plan.pp - 1}, {"more", c.node_dp() - 1}},
+           cat({engine, " serves one replica per server: the command starts one on GPUs 0-",
+                c.plan.tp * c.plan.pp - 1, "; start ", c.node_dp() - 1,
+                " more with their own CUDA_VISIBLE_DEVICES and port, behind a load balancer"}));
 }
 
 std::string lmdeploy_format(WeightFormat f) {
   switch (f) {
-    case WeightFormat::AwqInt4: return "awq";
-    case WeightFormat::GptqInt4: return "gptq";
-    case WeightFormat::Fp8: return "fp8";
-    default: return "";
+    case WeightFormat::AwqInt4:
+      return "awq";
+    case WeightFormat::GptqInt4:
+      return "gptq";
+    case WeightFormat::Fp8:
+      return "fp8";
+    default:
+      return "";
   }
 }
 
@@ -67,29 +73,44 @@ void add_lmdeploy(const LaunchContext& c, Launch& out) {
     const double room = 1 - b.activations / free_bytes;  // what the activations need of the rest
     if (needed > share) {
       share = std::max(share, std::min({needed, kMaxShare, std::floor(room * 100) / 100}));
-      add_note(out, "lmdeploy_cache_share", {{"value", fixed2(share)}, {"batch", c.s.batch}, {"seq_len", c.s.seq_len}, {"needed", fixed2(needed)}}, cat({"--cache-max-entry-count ", fixed2(share), " instead of LMDeploy's default 0.8: the KV cache of ",
-                          c.s.batch, " x ", c.s.seq_len, " tokens needs ", fixed2(needed),
-                          " of the memory left after the weights"}));
+      add_note(out, "lmdeploy_cache_share",
+               {{"value", fixed2(share)},
+                {"batch", c.s.batch},
+                {"seq_len", c.s.seq_len},
+                {"needed", fixed2(needed)}},
+               cat({"--cache-max-entry-count ", fixed2(share),
+                    " instead of LMDeploy's default 0.8: the KV cache of ", c.s.batch, " x ", c.s.seq_len,
+                    " tokens needs ", fixed2(needed), " of the memory left after the weights"}));
     }
   }
   Flags f;
-  f.add("--backend", "turbomind").add("--tp", c.plan.tp).add("--session-len", c.s.seq_len).add("--max-batch-size", c.s.batch)
+  f.add("--backend", "turbomind")
+      .add("--tp", c.plan.tp)
+      .add("--session-len", c.s.seq_len)
+      .add("--max-batch-size", c.s.batch)
       .add("--cache-max-entry-count", fixed2(share));
   if (!lmdeploy_format(c.s.weights).empty()) f.add("--model-format", lmdeploy_format(c.s.weights));
   if (c.s.kv_cache == KvFormat::Int8) f.add("--quant-policy", "8");
   if (c.s.kv_cache == KvFormat::Int4) f.add("--quant-policy", "4");
-  // --dtype takes auto|float16|bfloat16 and is ignored for quantized checkpoints; fp32 runs as "auto" (float16).
+  // --dtype takes auto|float16|bfloat16 and is ignored for quantized checkpoints; fp32 runs as "auto"
+  // (float16).
   if (!pre_quantized(c.s.weights) && c.s.weights != WeightFormat::Fp8 && c.s.weights != WeightFormat::Fp32) {
     f.add("--dtype", serving_dtype(c));
   }
   add_command(out, "lmdeploy", kLmdeployVersion, "shell", "",
-                          shell_command(cat({replica_devices(c), "lmdeploy serve api_server ", c.model}), f));
+              shell_command(cat({replica_devices(c), "lmdeploy serve api_server ", c.model}), f));
   const KvCapacity k = scaled_capacity(c, share * free_bytes, scale);
   const std::string setting = cat({"--cache-max-entry-count ", fixed2(share)});
   add_note(out, kv_capacity_note(c, "LMDeploy", setting, k));
   warn_if_short(c, setting, k, out);
-  if (!has_format) add_note(out, "kv_format_lmdeploy", {}, "KV cache fp8 cannot be expressed: LMDeploy 0.10.2 quantizes the KV cache to int8 or int4 only (--quant-policy 8|4); the cache stays 16-bit");
-  if ((c.plan.tp & (c.plan.tp - 1)) != 0) add_note(out, "lmdeploy_tp_pow2", {{"tp", c.plan.tp}}, cat({"LMDeploy's --tp help says it should be a power of two; tp ", c.plan.tp, " may be refused"}));
+  if (!has_format)
+    add_note(out, "kv_format_lmdeploy", {},
+             "KV cache fp8 cannot be expressed: LMDeploy 0.10.2 quantizes the KV cache to int8 or int4 only "
+             "(--quant-policy 8|4); the cache stays 16-bit");
+  if ((c.plan.tp & (c.plan.tp - 1)) != 0)
+    add_note(
+        out, "lmdeploy_tp_pow2", {{"tp", c.plan.tp}},
+        cat({"LMDeploy's --tp help says it should be a power of two; tp ", c.plan.tp, " may be refused"}));
   multi_replica_note(c, "LMDeploy", out);
 }
 
@@ -104,39 +125,61 @@ void add_trtllm(const LaunchContext& c, Launch& out) {
     const double needed = round_up2(b.kv_cache * scale / free_bytes);
     if (needed > share) {
       share = std::min(needed, kMaxShare);
-      add_note(out, "trtllm_kv_share", {{"value", fixed2(share)}, {"batch", c.s.batch}, {"seq_len", c.s.seq_len}, {"needed", fixed2(needed)}}, cat({"--kv_cache_free_gpu_memory_fraction ", fixed2(share), " instead of TensorRT-LLM's default 0.90: the KV cache of ",
-                          c.s.batch, " x ", c.s.seq_len, " tokens needs ", fixed2(needed),
-                          " of the memory left after weights and buffers"}));
+      add_note(
+          out, "trtllm_kv_share",
+          {{"value", fixed2(share)},
+           {"batch", c.s.batch},
+           {"seq_len", c.s.seq_len},
+           {"needed", fixed2(needed)}},
+          cat({"--kv_cache_free_gpu_memory_fraction ", fixed2(share),
+               " instead of TensorRT-LLM's default 0.90: the KV cache of ", c.s.batch, " x ", c.s.seq_len,
+               " tokens needs ", fixed2(needed), " of the memory left after weights and buffers"}));
     }
   }
   Flags f;
-  f.add("--backend", "pytorch").add("--tp_size", c.plan.tp).add("--pp_size", c.plan.pp).add("--max_batch_size", c.s.batch)
-      .add("--max_num_tokens", kTrtllmMaxNumTokens).add("--max_seq_len", c.s.seq_len)
+  f.add("--backend", "pytorch")
+      .add("--tp_size", c.plan.tp)
+      .add("--pp_size", c.plan.pp)
+      .add("--max_batch_size", c.s.batch)
+      .add("--max_num_tokens", kTrtllmMaxNumTokens)
+      .add("--max_seq_len", c.s.seq_len)
       .add("--kv_cache_free_gpu_memory_fraction", fixed2(share));
   if (c.s.kv_cache == KvFormat::Fp8) {
     f.add("--extra_llm_api_options", kTrtllmExtraFile);
-    add_command(out, "tensorrt-llm", kTrtllmVersion, "yaml", kTrtllmExtraFile, "kv_cache_config:\n  dtype: fp8\n");
+    add_command(out, "tensorrt-llm", kTrtllmVersion, "yaml", kTrtllmExtraFile,
+                "kv_cache_config:\n  dtype: fp8\n");
   }
-  add_command(out, "tensorrt-llm", kTrtllmVersion, "shell", "", shell_command(cat({replica_devices(c), "trtllm-serve ", c.model}), f));
+  add_command(out, "tensorrt-llm", kTrtllmVersion, "shell", "",
+              shell_command(cat({replica_devices(c), "trtllm-serve ", c.model}), f));
   const KvCapacity k = scaled_capacity(c, share * std::max(0.0, free_bytes), scale);
   const std::string setting = cat({"--kv_cache_free_gpu_memory_fraction ", fixed2(share)});
   add_note(out, kv_capacity_note(c, "TensorRT-LLM", setting, k));
   warn_if_short(c, setting, k, out);
   if (!has_format) {
-    add_note(out, "kv_format_trtllm", {{"kv_cache", to_string(c.s.kv_cache)}}, cat({"KV cache ", to_string(c.s.kv_cache), " cannot be expressed for trtllm-serve's PyTorch backend "
-                        "(fp8 is, through kv_cache_config.dtype); the cache stays 16-bit"}));
+    add_note(out, "kv_format_trtllm", {{"kv_cache", to_string(c.s.kv_cache)}},
+             cat({"KV cache ", to_string(c.s.kv_cache),
+                  " cannot be expressed for trtllm-serve's PyTorch backend "
+                  "(fp8 is, through kv_cache_config.dtype); the cache stays 16-bit"}));
   }
   if (c.s.prompt_tokens > kTrtllmMaxNumTokens || c.s.seq_len > kTrtllmMaxNumTokens) {
-    add_note(out, "trtllm_chunked_prefill", {}, "prompts longer than --max_num_tokens 8192 need chunked prefill: enable_chunked_prefill: true in an "
-                        "--extra_llm_api_options YAML (the estimate assumes 8192-token prefill chunks)");
+    add_note(
+        out, "trtllm_chunked_prefill", {},
+        "prompts longer than --max_num_tokens 8192 need chunked prefill: enable_chunked_prefill: true in an "
+        "--extra_llm_api_options YAML (the estimate assumes 8192-token prefill chunks)");
   }
   if (is_quantized(c.s.weights)) {
-    add_note(out, "trtllm_modelopt", {{"weights", to_string(c.s.weights)}}, cat({"TensorRT-LLM loads ", to_string(c.s.weights), " weights from a checkpoint quantized with NVIDIA "
-                        "Model Optimizer (its quantization recipes: FP8, W4A16/W4A8 AWQ and GPTQ, NVFP4); it does not quantize on load"}));
+    add_note(out, "trtllm_modelopt", {{"weights", to_string(c.s.weights)}},
+             cat({"TensorRT-LLM loads ", to_string(c.s.weights),
+                  " weights from a checkpoint quantized with NVIDIA "
+                  "Model Optimizer (its quantization recipes: FP8, W4A16/W4A8 AWQ and GPTQ, NVFP4); it does "
+                  "not quantize on load"}));
   }
   if (c.spans_nodes()) {
-    add_note(out, "trtllm_mpi", {{"nodes", c.plan.instances}}, cat({"TensorRT-LLM over ", c.plan.instances, " nodes runs as one MPI job: start trtllm-serve under "
-                        "mpirun or Slurm srun with trtllm-llmapi-launch (TensorRT-LLM's multi-node serving guide)"}));
+    add_note(
+        out, "trtllm_mpi", {{"nodes", c.plan.instances}},
+        cat({"TensorRT-LLM over ", c.plan.instances,
+             " nodes runs as one MPI job: start trtllm-serve under "
+             "mpirun or Slurm srun with trtllm-llmapi-launch (TensorRT-LLM's multi-node serving guide)"}));
   }
   multi_replica_note(c, "TensorRT-LLM", out);
 }
@@ -144,7 +187,8 @@ void add_trtllm(const LaunchContext& c, Launch& out) {
 void add_llamacpp(const LaunchContext& c, Launch& out) {
   // llama-server splits -c over its -np slots: batch slots of seq_len tokens each.
   std::string quant = to_string(c.s.weights);
-  std::transform(quant.begin(), quant.end(), quant.begin(), [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+  std::transform(quant.begin(), quant.end(), quant.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
   std::string cache = "f16";
   if (c.s.kv_cache == KvFormat::Int8) cache = "q8_0";
   if (c.s.kv_cache == KvFormat::Int4) cache = "q4_0";
@@ -160,16 +204,36 @@ void add_llamacpp(const LaunchContext& c, Launch& out) {
       .add("-fa", flash ? "on" : "off")
       .add("--cache-type-k", cache)
       .add("--cache-type-v", cache);
-  add_command(out, "llama.cpp", kLlamaCppVersion, "shell", "", shell_command(cat({replica_devices(c), "llama-server"}), f));
-  add_note(out, "llamacpp_context", {{"context", c.s.seq_len * c.s.batch}, {"slots", c.s.batch}, {"seq_len", c.s.seq_len}, {"kv_bytes", c.estimate.memory.breakdown.kv_cache}}, cat({"llama-server: -c ", c.s.seq_len * c.s.batch, " is the whole context, split over -np ",
-                      c.s.batch, " slots of ", c.s.seq_len, " tokens; its KV cache is ",
-                      gib_text(c.estimate.memory.breakdown.kv_cache), " on the busiest GPU by the estimate"}));
+  add_command(out, "llama.cpp", kLlamaCppVersion, "shell", "",
+              shell_command(cat({replica_devices(c), "llama-server"}), f));
+  add_note(out, "llamacpp_context",
+           {{"context", c.s.seq_len * c.s.batch},
+            {"slots", c.s.batch},
+            {"seq_len", c.s.seq_len},
+            {"kv_bytes", c.estimate.memory.breakdown.kv_cache}},
+           cat({"llama-server: -c ", c.s.seq_len * c.s.batch, " is the whole context, split over -np ",
+                c.s.batch, " slots of ", c.s.seq_len, " tokens; its KV cache is ",
+                gib_text(c.estimate.memory.breakdown.kv_cache), " on the busiest GPU by the estimate"}));
   std::string source = c.s.model.hf_repo.empty() ? "the model" : c.s.model.hf_repo;
-  add_note(out, "gguf_path", {{"file", file}, {"repo", c.s.model.hf_repo}, {"weights", to_string(c.s.weights)}, {"converted", !is_gguf(c.s.weights)}}, cat({file, " stands for a GGUF file of ", source, " in ", to_string(c.s.weights),
-                      is_gguf(c.s.weights) ? "" : " (convert_hf_to_gguf.py writes 16-bit GGUF files)"}));
-  if (c.s.kv_cache == KvFormat::Fp8) add_note(out, "kv_format_llamacpp", {}, "KV cache fp8 cannot be expressed: llama.cpp caches f16, bf16, q8_0 or q4_0; the commands use f16");
-  if (quantized_cache && !c.s.flash_attention) add_note(out, "llamacpp_fa", {}, "-fa on although the scenario turns flash attention off: llama.cpp quantizes the V cache only with flash attention");
-  if (c.plan.pp > 1) add_note(out, "llamacpp_split", {{"pp", c.plan.pp}}, cat({"--split-mode layer puts consecutive layers on the ", c.plan.pp, " GPUs (the plan's pipeline stages)"}));
+  add_note(out, "gguf_path",
+           {{"file", file},
+            {"repo", c.s.model.hf_repo},
+            {"weights", to_string(c.s.weights)},
+            {"converted", !is_gguf(c.s.weights)}},
+           cat({file, " stands for a GGUF file of ", source, " in ", to_string(c.s.weights),
+                is_gguf(c.s.weights) ? "" : " (convert_hf_to_gguf.py writes 16-bit GGUF files)"}));
+  if (c.s.kv_cache == KvFormat::Fp8)
+    add_note(
+        out, "kv_format_llamacpp", {},
+        "KV cache fp8 cannot be expressed: llama.cpp caches f16, bf16, q8_0 or q4_0; the commands use f16");
+  if (quantized_cache && !c.s.flash_attention)
+    add_note(out, "llamacpp_fa", {},
+             "-fa on although the scenario turns flash attention off: llama.cpp quantizes the V cache only "
+             "with flash attention");
+  if (c.plan.pp > 1)
+    add_note(out, "llamacpp_split", {{"pp", c.plan.pp}},
+             cat({"--split-mode layer puts consecutive layers on the ", c.plan.pp,
+                  " GPUs (the plan's pipeline stages)"}));
   multi_replica_note(c, "llama.cpp", out);
 }
 

@@ -36,28 +36,40 @@ bool lora(const LaunchContext& c) { return c.s.task == Task::Lora || c.s.task ==
 // Hugging Face TrainingArguments.optim names; "" for the default AdamW.
 std::string hf_optim(Optimizer o) {
   switch (o) {
-    case Optimizer::Adamw8bit: return "adamw_bnb_8bit";
-    case Optimizer::PagedAdamw8bit: return "paged_adamw_8bit";
-    case Optimizer::Sgd: return "sgd";
-    case Optimizer::Adafactor: return "adafactor";
-    default: return "";
+    case Optimizer::Adamw8bit:
+      return "adamw_bnb_8bit";
+    case Optimizer::PagedAdamw8bit:
+      return "paged_adamw_8bit";
+    case Optimizer::Sgd:
+      return "sgd";
+    case Optimizer::Adafactor:
+      return "adafactor";
+    default:
+      return "";
   }
 }
 
 // Module names of Llama/Qwen-style checkpoints; ms-swift separates them by spaces, LLaMA-Factory by commas.
 std::string lora_modules(LoraTargets t, const char* sep) {
   switch (t) {
-    case LoraTargets::Attention: return cat({"q_proj", sep, "k_proj", sep, "v_proj", sep, "o_proj"});
-    case LoraTargets::Qv: return cat({"q_proj", sep, "v_proj"});
-    default: return "";
+    case LoraTargets::Attention:
+      return cat({"q_proj", sep, "k_proj", sep, "v_proj", sep, "o_proj"});
+    case LoraTargets::Qv:
+      return cat({"q_proj", sep, "v_proj"});
+    default:
+      return "";
   }
 }
 
 nlohmann::json precision_block(const LaunchContext& c) {
   if (!c.fp16) return json_object({{"enabled", true}});
   // Dynamic loss scaling (loss_scale 0) with DeepSpeed's documented defaults.
-  return json_object({{"enabled", true}, {"loss_scale", 0}, {"loss_scale_window", 1000}, {"initial_scale_power", 16},
-          {"hysteresis", 2}, {"min_loss_scale", 1}});
+  return json_object({{"enabled", true},
+                      {"loss_scale", 0},
+                      {"loss_scale_window", 1000},
+                      {"initial_scale_power", 16},
+                      {"hysteresis", 2},
+                      {"min_loss_scale", 1}});
 }
 
 // Keys come out sorted (nlohmann::json): DeepSpeed reads them by name, and one JSON type keeps
@@ -70,11 +82,12 @@ std::string ds_config_text(const LaunchContext& c) {
   zero["overlap_comm"] = true;
   zero["contiguous_gradients"] = true;
   if (c.plan.zero == 3) zero["stage3_gather_16bit_weights_on_model_save"] = true;  // a loadable checkpoint
-  nlohmann::json j = json_object({{"train_batch_size", global_batch(c)},
-                              {"train_micro_batch_size_per_gpu", c.s.batch},
-                              {"gradient_accumulation_steps", c.s.training.grad_accum},
-                              {"gradient_clipping", kGradientClipping},
-                              {"zero_allow_untested_optimizer", true}});  // the HF Trainer's optimizer, not DeepSpeed's
+  nlohmann::json j =
+      json_object({{"train_batch_size", global_batch(c)},
+                   {"train_micro_batch_size_per_gpu", c.s.batch},
+                   {"gradient_accumulation_steps", c.s.training.grad_accum},
+                   {"gradient_clipping", kGradientClipping},
+                   {"zero_allow_untested_optimizer", true}});  // the HF Trainer's optimizer, not DeepSpeed's
   j[c.fp16 ? "fp16" : "bf16"] = precision_block(c);
   j["zero_optimization"] = zero;
   return j.dump(2) + "\n";
@@ -94,14 +107,16 @@ std::string node_env(const LaunchContext& c) {
   std::string env = visible_devices(c);
   if (c.multi_node()) {
     env += cat({"NNODES=", c.plan.instances, " NODE_RANK=", kNodeRank, " MASTER_ADDR=", kMasterAddr,
-           " MASTER_PORT=", kMasterPort, " "});
+                " MASTER_PORT=", kMasterPort, " "});
   }
   return env;
 }
 
 void add_swift_sft(const LaunchContext& c, Launch& out) {
   Flags f;
-  f.add("--model", c.model).add("--train_type", lora(c) ? "lora" : "full").add("--torch_dtype", dtype_name(c));
+  f.add("--model", c.model)
+      .add("--train_type", lora(c) ? "lora" : "full")
+      .add("--torch_dtype", dtype_name(c));
   if (bnb_4bit(c)) {
     f.add("--quant_method", "bnb");
     f.add("--quant_bits", "4");
@@ -117,13 +132,14 @@ void add_swift_sft(const LaunchContext& c, Launch& out) {
   f.add("--max_length", c.s.seq_len);
   f.add("--per_device_train_batch_size", c.s.batch);
   f.add("--gradient_accumulation_steps", c.s.training.grad_accum);
-  f.add("--gradient_checkpointing", c.s.training.grad_checkpointing == Checkpointing::None ? "false" : "true");
+  f.add("--gradient_checkpointing",
+        c.s.training.grad_checkpointing == Checkpointing::None ? "false" : "true");
   if (!hf_optim(c.s.training.optimizer).empty()) f.add("--optim", hf_optim(c.s.training.optimizer));
   f.add("--max_grad_norm", "1.0");
   f.add("--dataset", "/path/to/train.jsonl");
   f.add("--output_dir", "output");
   const std::string head = cat({node_env(c), "NPROC_PER_NODE=", c.nproc_per_node, " \\\nswift ",
-                           c.s.task == Task::Pretrain ? "pt" : "sft"});
+                                c.s.task == Task::Pretrain ? "pt" : "sft"});
   add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command(head, f));
 }
 
@@ -134,24 +150,24 @@ std::string llamafactory_yaml(const LaunchContext& c) {
             "finetuning_type: ", lora(c) ? "lora" : "full", "\n"});
   if (lora(c)) {
     const std::string modules = lora_modules(c.s.training.lora_targets, ",");
-    y += cat({"lora_rank: ", c.s.training.lora_rank, "\nlora_target: ", modules.empty() ? "all" : modules.c_str(), "\n"});
+    y += cat({"lora_rank: ", c.s.training.lora_rank,
+              "\nlora_target: ", modules.empty() ? "all" : modules.c_str(), "\n"});
   }
   if (c.plan.zero > 0) y += cat({"deepspeed: ", kDsConfig, "\n"});
   y += cat({"\n### dataset\ndataset: my_dataset\ntemplate: default\ncutoff_len: ", c.s.seq_len, "\n",
-            "\n### output\noutput_dir: saves/run\n",
-            "\n### train\nper_device_train_batch_size: ", c.s.batch,
+            "\n### output\noutput_dir: saves/run\n", "\n### train\nper_device_train_batch_size: ", c.s.batch,
             "\ngradient_accumulation_steps: ", c.s.training.grad_accum, "\n"});
   const std::string optim = hf_optim(c.s.training.optimizer);
   if (!optim.empty()) y += cat({"optim: ", optim, "\n"});
-  y += cat({"max_grad_norm: 1.0\n", c.fp16 ? "fp16" : "bf16", ": true\n",
-            "disable_gradient_checkpointing: ", c.s.training.grad_checkpointing == Checkpointing::None ? "true" : "false", "\n"});
+  y += cat({"max_grad_norm: 1.0\n", c.fp16 ? "fp16" : "bf16", ": true\n", "disable_gradient_checkpointing: ",
+            c.s.training.grad_checkpointing == Checkpointing::None ? "true" : "false", "\n"});
   return y;
 }
 
 void add_llamafactory(const LaunchContext& c, Launch& out) {
   add_command(out, "llama-factory", kLlamaFactoryVersion, "yaml", kLlamaFactoryYaml, llamafactory_yaml(c));
   add_command(out, "llama-factory", kLlamaFactoryVersion, "shell", "",
-                          cat({node_env(c), "FORCE_TORCHRUN=1 llamafactory-cli train ", kLlamaFactoryYaml, "\n"}));
+              cat({node_env(c), "FORCE_TORCHRUN=1 llamafactory-cli train ", kLlamaFactoryYaml, "\n"}));
 }
 
 // The generic launchers, for a Hugging Face Trainer script of one's own (train.py).
@@ -160,8 +176,13 @@ void add_launchers(const LaunchContext& c, Launch& out) {
   t.add("--nnodes", c.plan.instances).add("--nproc_per_node", c.nproc_per_node);
   if (c.multi_node()) {
     t.add("--node_rank", kNodeRank).add("--master_addr", kMasterAddr).add("--master_port", kMasterPort);
-    d.add("--hostfile", "hostfile").add("--num_nodes", c.plan.instances).add("--num_gpus", c.nproc_per_node)
-        .add("--node_rank", kNodeRank).add("--master_addr", kMasterAddr).add("--master_port", kMasterPort).add("--no_ssh");
+    d.add("--hostfile", "hostfile")
+        .add("--num_nodes", c.plan.instances)
+        .add("--num_gpus", c.nproc_per_node)
+        .add("--node_rank", kNodeRank)
+        .add("--master_addr", kMasterAddr)
+        .add("--master_port", kMasterPort)
+        .add("--no_ssh");
   } else {
     d.add("--num_gpus", c.nproc_per_node);
   }
@@ -172,21 +193,53 @@ void add_launchers(const LaunchContext& c, Launch& out) {
 
 void add_training_notes(const LaunchContext& c, Launch& out) {
   const Training& t = c.s.training;
-  add_note(out, "global_batch", {{"batch", c.s.batch}, {"grad_accum", t.grad_accum}, {"dp", c.dp()}, {"global", global_batch(c)}, {"seq_len", c.s.seq_len}}, cat({"global batch = ", c.s.batch, " per GPU x ", t.grad_accum, " accumulation x ",
-                      c.dp(), " data-parallel ranks = ", global_batch(c), " samples of up to ",
-                      c.s.seq_len, " tokens"}));
-  if (!t.master_weights) add_note(out, "pure_16bit", {}, "pure 16-bit training (training.master_weights false) cannot be expressed: the HF Trainer and DeepSpeed keep an fp32 master copy, more memory than estimated");
-  if (t.grad_checkpointing == Checkpointing::Selective) add_note(out, "selective_checkpointing", {}, "selective checkpointing cannot be expressed in ms-swift or LLaMA-Factory: the commands checkpoint every layer");
-  if (t.lora_targets != LoraTargets::AllLinear && lora(c)) add_note(out, "lora_module_names", {}, "LoRA module names are those of Llama/Qwen checkpoints (q_proj, v_proj, ...); other families name them differently");
-  if (c.s.task == Task::Qlora && !bnb_4bit(c)) add_note(out, "qlora_gptq", {}, "QLoRA on a GPTQ/AWQ checkpoint: point --model at it; no bitsandbytes flags are needed");
-  if (c.plan.zero == 3 && bnb_4bit(c)) add_note(out, "bnb_zero3", {}, "LLaMA-Factory sets the 4-bit storage dtype for ZeRO-3 itself; ms-swift gets --bnb_4bit_quant_storage");
-  if (c.s.engine == Engine::Fsdp) add_note(out, "fsdp_as_zero", {{"zero", c.plan.zero}}, cat({"engine fsdp: the commands use DeepSpeed ZeRO-", c.plan.zero, " (FSDP FULL_SHARD corresponds to ZeRO-3)"}));
-  if (c.s.engine == Engine::Megatron) add_note(out, "megatron_as_deepspeed", {}, "engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest equivalent");
-  add_note(out, "dataset_placeholders", {}, "/path/to/train.jsonl, my_dataset and template default are placeholders: set your dataset and the model's chat template");
-  add_note(out, "train_py", {}, "train.py stands for your own Hugging Face Trainer script that takes --deepspeed; ms-swift and LLaMA-Factory launch their own");
+  add_note(out, "global_batch",
+           {{"batch", c.s.batch},
+            {"grad_accum", t.grad_accum},
+            {"dp", c.dp()},
+            {"global", global_batch(c)},
+            {"seq_len", c.s.seq_len}},
+           cat({"global batch = ", c.s.batch, " per GPU x ", t.grad_accum, " accumulation x ", c.dp(),
+                " data-parallel ranks = ", global_batch(c), " samples of up to ", c.s.seq_len, " tokens"}));
+  if (!t.master_weights)
+    add_note(out, "pure_16bit", {},
+             "pure 16-bit training (training.master_weights false) cannot be expressed: the HF Trainer and "
+             "DeepSpeed keep an fp32 master copy, more memory than estimated");
+  if (t.grad_checkpointing == Checkpointing::Selective)
+    add_note(out, "selective_checkpointing", {},
+             "selective checkpointing cannot be expressed in ms-swift or LLaMA-Factory: the commands "
+             "checkpoint every layer");
+  if (t.lora_targets != LoraTargets::AllLinear && lora(c))
+    add_note(out, "lora_module_names", {},
+             "LoRA module names are those of Llama/Qwen checkpoints (q_proj, v_proj, ...); other families "
+             "name them differently");
+  if (c.s.task == Task::Qlora && !bnb_4bit(c))
+    add_note(out, "qlora_gptq", {},
+             "QLoRA on a GPTQ/AWQ checkpoint: point --model at it; no bitsandbytes flags are needed");
+  if (c.plan.zero == 3 && bnb_4bit(c))
+    add_note(out, "bnb_zero3", {},
+             "LLaMA-Factory sets the 4-bit storage dtype for ZeRO-3 itself; ms-swift gets "
+             "--bnb_4bit_quant_storage");
+  if (c.s.engine == Engine::Fsdp)
+    add_note(out, "fsdp_as_zero", {{"zero", c.plan.zero}},
+             cat({"engine fsdp: the commands use DeepSpeed ZeRO-", c.plan.zero,
+                  " (FSDP FULL_SHARD corresponds to ZeRO-3)"}));
+  if (c.s.engine == Engine::Megatron)
+    add_note(out, "megatron_as_deepspeed", {},
+             "engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest "
+             "equivalent");
+  add_note(out, "dataset_placeholders", {},
+           "/path/to/train.jsonl, my_dataset and template default are placeholders: set your dataset and the "
+           "model's chat template");
+  add_note(out, "train_py", {},
+           "train.py stands for your own Hugging Face Trainer script that takes --deepspeed; ms-swift and "
+           "LLaMA-Factory launch their own");
   if (c.multi_node()) {
-    add_note(out, "node_rank", {{"last_rank", c.plan.instances - 1}, {"slots", c.nproc_per_node}}, cat({"on every node set NODE_RANK (0 to ", c.plan.instances - 1, ") and MASTER_ADDR (node 0's address); "
-                        "the deepspeed hostfile lists one line per node: <address> slots=", c.nproc_per_node}));
+    add_note(out, "node_rank", {{"last_rank", c.plan.instances - 1}, {"slots", c.nproc_per_node}},
+             cat({"on every node set NODE_RANK (0 to ", c.plan.instances - 1,
+                  ") and MASTER_ADDR (node 0's address); "
+                  "the deepspeed hostfile lists one line per node: <address> slots=",
+                  c.nproc_per_node}));
   }
 }
 

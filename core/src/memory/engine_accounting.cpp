@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include "memory/memory.h"
 #include "memory/element_bytes.h"
+#include "memory/memory.h"
 
 namespace gpusizer {
 namespace {
@@ -100,7 +100,8 @@ std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, con
     e.engine = "vllm";
     e.fraction = o.gpu_memory_utilization.value_or(kVllmUtilization);
     const bool large = total >= kVllmLargeGpuBytes && gpu->id.rfind("a100", 0) != 0;
-    e.max_num_batched_tokens = o.max_num_batched_tokens.value_or(large ? kVllmLargeBatchedTokens : kVllmSmallBatchedTokens);
+    e.max_num_batched_tokens =
+        o.max_num_batched_tokens.value_or(large ? kVllmLargeBatchedTokens : kVllmSmallBatchedTokens);
     e.max_num_seqs = o.max_num_seqs.value_or(large ? kVllmLargeSeqs : kVllmSmallSeqs);
     const int64_t seqs = std::min(e.max_num_seqs, e.max_num_batched_tokens);
     // profile_run (v1/worker/gpu_model_runner.py): _dummy_run's forward, then _dummy_sampler_run on
@@ -124,7 +125,8 @@ std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, con
     if (o.non_torch_accounting == "device") e.non_torch_bytes += gpu->cuda_context_bytes;
     e.budget_bytes = e.fraction * total;
     // vLLM: available KV = requested memory - (weights + peak activation + non-torch).
-    e.kv_cache_bytes = std::max(0.0, e.budget_bytes - e.weights_bytes - e.activation_peak_bytes - e.non_torch_bytes);
+    e.kv_cache_bytes =
+        std::max(0.0, e.budget_bytes - e.weights_bytes - e.activation_peak_bytes - e.non_torch_bytes);
     const int64_t block = o.block_size.value_or(kVllmBlockTokens);
     const double blocks = per_token > 0 ? std::floor(e.kv_cache_bytes / (per_token * d(block))) : 0;
     e.kv_tokens = blocks * d(block);

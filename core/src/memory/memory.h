@@ -58,9 +58,9 @@ struct MemoryRange {
 };
 
 struct MemoryEstimate {
-  MemoryBreakdown breakdown;  // per GPU, busiest GPU
-  double per_gpu_bytes = 0;   // == breakdown.total()
-  double host_bytes = 0;      // CPU RAM for offload and pinned buffers
+  MemoryBreakdown breakdown;      // per GPU, busiest GPU
+  double per_gpu_bytes = 0;       // == breakdown.total()
+  double host_bytes = 0;          // CPU RAM for offload and pinned buffers
   double kv_bytes_per_token = 0;  // whole model, one sequence, all layers and heads
   double trainable_params = 0;
   MemoryFigures figures;               // memory_runtime.cpp

@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <string>
 
-#include "memory/memory.h"
-#include "memory/lora.h"
-#include "memory/memory_finetune_stack.h"
-#include "memory/memory_training.h"
 #include "memory/element_bytes.h"
+#include "memory/lora.h"
+#include "memory/memory.h"
 #include "memory/memory_backward.h"
+#include "memory/memory_finetune_stack.h"
 #include "memory/memory_fused_ce.h"
+#include "memory/memory_training.h"
 
 namespace gpusizer {
 namespace {
@@ -55,9 +55,11 @@ double mlp_elements(const Architecture& a, double width, bool frozen_base = fals
 // experts see every token.
 double moe_split_bytes(const Architecture& a, double eb, bool frozen) {
   const double h = d(a.hidden);
-  const double shared_width = d(a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate);
+  const double shared_width =
+      d(a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate);
   const double router = d(a.experts) * (eb + kFp32);
-  const double routed = d(a.experts_per_token) * eb * (2 * h + mlp_elements(a, d(a.expert_intermediate), frozen));
+  const double routed =
+      d(a.experts_per_token) * eb * (2 * h + mlp_elements(a, d(a.expert_intermediate), frozen));
   return router + routed + d(a.shared_experts) * eb * mlp_elements(a, shared_width, frozen);
 }
 
@@ -97,7 +99,8 @@ double layer_activation_bytes(const Architecture& a, const ActivationLayout& l) 
   const double stream_eb = l.fp32_stream ? kFp32 : eb;
   double replicated = d(a.norms_per_layer) * norm_in + (l.frozen_base ? 0 : 2 * stream_eb * h);
   if (l.dropout) replicated += 2 * kMaskBytes * h;
-  const double split = eb * attention_split_elements(a) + mlp_split_bytes(a, stream_eb, l.frozen_base) + lora_split_bytes(a, l);
+  const double split = eb * attention_split_elements(a) + mlp_split_bytes(a, stream_eb, l.frozen_base) +
+                       lora_split_bytes(a, l);
   // Scores without FlashAttention: softmax output (2 bytes), and with dropout its mask (1) and
   // the dropped-out scores (2): Korthikanti's 5as^2b.
   const double score_bytes = l.dropout ? 2 * eb + kMaskBytes : eb;
@@ -197,9 +200,10 @@ double training_activation_bytes(const Scenario& s) {
   // kbit_fp32_upcast: from the second layer on, each layer's input (what full recomputation keeps) is
   // the fp32 residual stream (the first layer's MLP adds its fp32 output to the bf16 embedding):
   // 2 more bytes per element than the 16-bit input checkpoint_activation_bytes counts.
-  const double fp32_inputs = full && l.fp32_stream
-      ? std::max(0.0, d(layers_on_busiest_stage(s)) - 1) * checkpoint_activation_bytes(s.model, l) * (kFp32 - l.element_bytes) / l.element_bytes
-      : 0;
+  const double fp32_inputs = full && l.fp32_stream ? std::max(0.0, d(layers_on_busiest_stage(s)) - 1) *
+                                                         checkpoint_activation_bytes(s.model, l) *
+                                                         (kFp32 - l.element_bytes) / l.element_bytes
+                                                   : 0;
   // Under full recomputation one layer's activations are rebuilt at a time during the backward,
   // with its backward's own gradients beside them (memory_backward.cpp); by then the logits are
   // freed, so the two do not add.

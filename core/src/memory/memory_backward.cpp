@@ -28,7 +28,8 @@ double mlp_transient_elements(const Architecture& a, double width) {
 // experts, and one routed expert's tokens.
 double mlp_transient_width(const Architecture& a) {
   if (a.experts == 0) return d(a.intermediate);
-  const double shared_width = d(a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate);
+  const double shared_width =
+      d(a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate);
   const double routed = d(a.expert_intermediate) * d(a.experts_per_token) / d(a.experts);
   double w = std::max(d(a.shared_experts) * shared_width, routed);
   if (a.dense_layers > 0) w = std::max(w, d(a.intermediate));

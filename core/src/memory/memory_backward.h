@@ -2,8 +2,8 @@
 // (memory_backward.cpp; docs/methodology.md, "The recomputed layer's backward").
 #pragma once
 
-#include "model/architecture.h"
 #include "memory/memory_training.h"
+#include "model/architecture.h"
 
 namespace gpusizer {
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <string_view>
 
-#include "memory/memory.h"
-#include "memory/lora.h"
-#include "model/precision.h"
 #include "memory/element_bytes.h"
+#include "memory/lora.h"
+#include "memory/memory.h"
+#include "model/precision.h"
 
 namespace gpusizer {
 namespace {
@@ -33,8 +33,7 @@ constexpr double kNf4SingleQuantBytes = (4.0 + 32.0 / 64) / 8;
 bool is_lora_task(const Scenario& s) { return s.task == Task::Lora || s.task == Task::Qlora; }
 
 bool lightning_quantizer(const Scenario& s) {
-  return s.task == Task::Qlora && s.engine_options.bnb_quantizer == "lightning" &&
-         !s.model.tied_embeddings;
+  return s.task == Task::Qlora && s.engine_options.bnb_quantizer == "lightning" && !s.model.tied_embeddings;
 }
 
 // Modules that read the same input tensor as an earlier module of the list: k and v read q's
@@ -44,7 +43,6 @@ bool shares_previous_input(const Architecture& a, std::string_view name) {
   if (a.mlp == MlpKind::Gated && (name == "up" || name == "expert_up" || name == "shared_up")) return true;
   return name == "kv_a" && a.mla.q_lora_rank > 0;
 }
-
 
 }  // namespace
 
@@ -145,7 +143,8 @@ double bnb_prev_step_input_bytes(const Scenario& s) {
 
 namespace {
 bool single_quant(const Scenario& s) {
-  return s.task == Task::Qlora && s.weights == WeightFormat::Nf4 && !s.engine_options.bnb_double_quant.value_or(true);
+  return s.task == Task::Qlora && s.weights == WeightFormat::Nf4 &&
+         !s.engine_options.bnb_double_quant.value_or(true);
 }
 // Bytes per parameter of a 4-bit linear as the run stores it.
 double four_bit_bytes_per_param(const Scenario& s) {
@@ -162,7 +161,8 @@ double lightning_bnb_head_weight_delta(const Scenario& s) {
 double bnb_single_quant_weight_delta(const Scenario& s) {
   if (!single_quant(s)) return 0;
   const ParamCounts p = count_params(s.model);
-  return p.linear * stage_layer_share(s) * (kNf4SingleQuantBytes - linear_bytes_per_weight(s.model, s.weights));
+  return p.linear * stage_layer_share(s) *
+         (kNf4SingleQuantBytes - linear_bytes_per_weight(s.model, s.weights));
 }
 
 double bnb_dequant_copy_bytes(const Scenario& s) {

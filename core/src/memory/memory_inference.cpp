@@ -11,7 +11,7 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
 constexpr double kActivationBytes = 2;  // bf16/fp16 activations in every engine modelled
-constexpr double kLogitBytes = 4;       // logits are upcast to fp32 before sampling (vLLM Sampler, HF generate)
+constexpr double kLogitBytes = 4;  // logits are upcast to fp32 before sampling (vLLM Sampler, HF generate)
 
 // vLLM allocates the KV cache in blocks of 16 tokens (PagedAttention, default --block-size 16).
 constexpr int64_t kVllmBlockTokens = 16;
@@ -45,9 +45,12 @@ constexpr double kAwqFusedScoreBytes = 2 + 4 + 4;
 int64_t prefill_chunk_tokens(const Scenario& s) {
   const int64_t prompt_total = s.batch * std::max<int64_t>(s.prompt_tokens, 1);
   switch (s.engine) {
-    case Engine::Transformers: return prompt_total;
-    case Engine::LlamaCpp: return std::min(prompt_total, kLlamaCppUbatch);
-    default: return std::min(prompt_total, kServingChunkTokens);
+    case Engine::Transformers:
+      return prompt_total;
+    case Engine::LlamaCpp:
+      return std::min(prompt_total, kLlamaCppUbatch);
+    default:
+      return std::min(prompt_total, kServingChunkTokens);
   }
 }
 
@@ -61,7 +64,8 @@ double live_elements_per_token(const Architecture& a) {
   const double mlp_width = a.mlp == MlpKind::Gated ? 3 : 2;
   double mlp = mlp_width * static_cast<double>(a.intermediate);
   if (a.experts > 0) {
-    const double shared_i = static_cast<double>(a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate);
+    const double shared_i = static_cast<double>(
+        a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate);
     const double moe = mlp_width * (static_cast<double>(a.experts_per_token * a.expert_intermediate) +
                                     static_cast<double>(a.shared_experts) * shared_i) +
                        static_cast<double>(a.experts);  // router logits
@@ -158,10 +162,10 @@ double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
   };
   // Sliding-window layers keep only the last `sliding_window` tokens (vLLM's hybrid KV-cache
   // manager, llama.cpp's SWA cache, transformers' HybridCache); the other layers keep them all.
-  const double window_share = a.sliding_window > 0
-      ? static_cast<double>(a.sliding_window_layers) / static_cast<double>(a.layers) : 0;
-  const double tokens = (1 - window_share) * cached(s.seq_len) +
-                        window_share * cached(std::min(s.seq_len, a.sliding_window));
+  const double window_share =
+      a.sliding_window > 0 ? static_cast<double>(a.sliding_window_layers) / static_cast<double>(a.layers) : 0;
+  const double tokens =
+      (1 - window_share) * cached(s.seq_len) + window_share * cached(std::min(s.seq_len, a.sliding_window));
   // Gated DeltaNet layers: a fixed state per sequence, heads split over TP like the KV heads.
   const double state = linear_state_bytes_per_sequence(a) * layer_share *
                        std::ceil(static_cast<double>(a.linear_value_heads) / static_cast<double>(s.tp)) /
@@ -171,9 +175,7 @@ double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
 
 }  // namespace
 
-int64_t layers_on_busiest_stage(const Scenario& s) {
-  return (s.model.layers + s.pp - 1) / s.pp;
-}
+int64_t layers_on_busiest_stage(const Scenario& s) { return (s.model.layers + s.pp - 1) / s.pp; }
 
 double stage_layer_share(const Scenario& s) {
   return static_cast<double>(layers_on_busiest_stage(s)) / static_cast<double>(s.model.layers) /
@@ -189,8 +191,7 @@ double weights_per_gpu(const Scenario& s, WeightFormat format) {
   // second copy of the embedding there).
   // A VLM's vision tower sits with the embedding on the first stage.
   const double head = s.model.tied_embeddings ? w.embedding : w.lm_head;
-  const double ends =
-      s.pp == 1 ? w.embedding + w.lm_head + w.vision : std::max(w.embedding + w.vision, head);
+  const double ends = s.pp == 1 ? w.embedding + w.lm_head + w.vision : std::max(w.embedding + w.vision, head);
   return (stage_layers * w.per_layer + ends) / tp;
 }
 
@@ -208,7 +209,8 @@ double runtime_bytes(const Scenario& s, const Gpu* gpu) {
 MemoryEstimate inference_memory(const Scenario& s, const Gpu* gpu) {
   MemoryEstimate m;
   // The checkpoint's group size against the format's default of 128 (memory_quant.cpp).
-  m.breakdown.weights = weights_per_gpu(s, s.weights) + quant_group_size_delta_bytes(s) + quant_scope_delta_bytes(s);
+  m.breakdown.weights =
+      weights_per_gpu(s, s.weights) + quant_group_size_delta_bytes(s) + quant_scope_delta_bytes(s);
   m.breakdown.kv_cache = kv_cache_bytes(s, &m.kv_bytes_per_token);
   if (s.engine == Engine::Transformers && s.engine_options.legacy_kv_cache.value_or(false) && s.seq_len > 1 &&
       s.output_tokens > 1) {

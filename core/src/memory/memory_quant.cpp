@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "model/architecture.h"
-#include "memory/memory.h"
-#include "model/precision.h"
 #include "memory/element_bytes.h"
+#include "memory/memory.h"
+#include "model/architecture.h"
+#include "model/precision.h"
 
 namespace gpusizer {
 namespace {
@@ -114,7 +114,9 @@ double quant_scope_model_delta_bytes(const Scenario& s) {
   return kept * (kHalf - quantized);  // bf16 checkpoints keep 2 bytes per weight
 }
 
-double quant_scope_delta_bytes(const Scenario& s) { return quant_scope_model_delta_bytes(s) * stage_layer_share(s); }
+double quant_scope_delta_bytes(const Scenario& s) {
+  return quant_scope_model_delta_bytes(s) * stage_layer_share(s);
+}
 
 double quant_kernel_buffer_bytes(const Scenario& s) {
   if (!is_group_quant(s.weights) || s.engine_options.quant_kernel == std::nullopt) return 0;
@@ -122,7 +124,8 @@ double quant_kernel_buffer_bytes(const Scenario& s) {
   const Architecture& a = s.model;
   double dim = 0, out = 0;
   const double dq = largest_linear(s, &dim, &out) * kHalf;
-  const double max_input = static_cast<double>(s.engine_options.quant_max_input_len.value_or(kExllamaMaxInputLen));
+  const double max_input =
+      static_cast<double>(s.engine_options.quant_max_input_len.value_or(kExllamaMaxInputLen));
   double bytes = 0;
   if (k == "exllama") {
     // AutoGPTQ autogptq_post_init: temp_dq = max qweight.numel() * 8 fp16 (in x out of the largest
@@ -131,13 +134,14 @@ double quant_kernel_buffer_bytes(const Scenario& s) {
   } else if (k == "exllamav2") {
     // AutoAWQ exllamav2_post_init: one ScratchSpace per device of max over layers of
     // temp_dq_size (in x out x 2 + 128) + temp_fwd_size (out x max_input_len x max_batch_size x 4 + 128).
-    const double batch = static_cast<double>(s.engine_options.quant_max_batch_size.value_or(kExllamaV2MaxBatch));
+    const double batch =
+        static_cast<double>(s.engine_options.quant_max_batch_size.value_or(kExllamaV2MaxBatch));
     double best = 0;
     for (const LinearModule& m : linear_modules(a)) {
       if (m.group == "router") continue;
       const double o = static_cast<double>(m.out) / static_cast<double>(s.tp);
-      best = std::max(best, static_cast<double>(m.in) * o * kHalf + o * max_input * batch * 4 +
-                                2 * kExllamaV2SliceBytes);
+      best = std::max(
+          best, static_cast<double>(m.in) * o * kHalf + o * max_input * batch * 4 + 2 * kExllamaV2SliceBytes);
     }
     bytes = best;
   } else if (k == "exllama-standalone") {
@@ -145,8 +149,8 @@ double quant_kernel_buffer_bytes(const Scenario& s) {
     // intermediate fp16), temp_mlp (2 x fused_mlp_thd x intermediate fp16), temp_zeros_float,
     // temp_dq (max qweight.numel() * 8 fp16).
     const double inter = static_cast<double>(a.intermediate) / static_cast<double>(s.tp);
-    bytes = max_input * inter * kHalf + 2 * kExllamaFusedMlpThd * inter * kHalf +
-            kExllamaZerosFloatBytes + dq;
+    bytes =
+        max_input * inter * kHalf + 2 * kExllamaFusedMlpThd * inter * kHalf + kExllamaZerosFloatBytes + dq;
   }
   return bytes * summed_devices(s);
 }
@@ -160,7 +164,8 @@ double quant_dequant_scratch_bytes(const Scenario& s) {
 
 double exllama_standalone_score_bytes(const Scenario& s) {
   if (!exllama_standalone(s)) return 0;
-  const double max_input = static_cast<double>(s.engine_options.quant_max_input_len.value_or(kExllamaMaxInputLen));
+  const double max_input =
+      static_cast<double>(s.engine_options.quant_max_input_len.value_or(kExllamaMaxInputLen));
   const double b = static_cast<double>(s.batch);
   const double p = static_cast<double>(std::max<int64_t>(s.prompt_tokens, 1));
   // model.py forward: chunks of at most max_input_len // bsz tokens, each attending to the whole

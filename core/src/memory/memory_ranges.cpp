@@ -7,10 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "catalog/embedded.h"
-#include "model/architecture.h"
-#include "memory/memory.h"
 #include "base/json_reader.h"
+#include "catalog/embedded.h"
+#include "memory/memory.h"
+#include "model/architecture.h"
 
 namespace gpusizer {
 namespace {
@@ -26,7 +26,8 @@ struct Group {
 const std::vector<Group>& groups() {
   static const std::vector<Group> all = [] {
     std::vector<Group> out;
-    const nlohmann::json t = parse_json(embedded::ranges_json);  // json_reader.h: one parser instantiation (wasm size)
+    const nlohmann::json t =
+        parse_json(embedded::ranges_json);  // json_reader.h: one parser instantiation (wasm size)
     for (const auto& [key, g] : t.at("groups").items()) {
       out.push_back({key, g.at("cases").get<int64_t>(), g.at("p10").get<double>(), g.at("p90").get<double>(),
                      g.at("params_min").get<double>(), g.at("params_max").get<double>()});
@@ -47,7 +48,8 @@ std::vector<MemoryRange> memory_ranges(const Scenario& s, const MemoryFigures& f
   out.reserve(3);
   for (const auto& [name, value] : figures) {
     const std::string key = std::string(kind) + name;
-    const auto g = std::find_if(groups().begin(), groups().end(), [&](const Group& x) { return x.key == key; });
+    const auto g =
+        std::find_if(groups().begin(), groups().end(), [&](const Group& x) { return x.key == key; });
     if (g == groups().end()) continue;
     MemoryRange r;
     r.figure = name;

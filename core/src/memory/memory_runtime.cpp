@@ -56,7 +56,8 @@ MemoryFigures memory_figures(const Scenario& s, const Gpu* gpu, const MemoryEsti
   // DeepSpeed buckets and fragmentation, all of which PyTorch's allocator reserves.
   const double in_allocator = std::max(0.0, b.runtime - ctx - nccl_in_runtime);
   const double tensors = kWeightTensorsPerLayer * static_cast<double>(layers_on_busiest_stage(s)) + 2;
-  f.reserved_bytes = f.allocated_bytes + in_allocator + tensors * kRoundLargeWaste + loss_path_cached_bytes(s);
+  f.reserved_bytes =
+      f.allocated_bytes + in_allocator + tensors * kRoundLargeWaste + loss_path_cached_bytes(s);
   if (gpu && is_training(s.task)) {
     // Before an out-of-memory error the allocator frees its cached blocks and retries
     // (CUDACachingAllocator.cpp malloc: release_cached_blocks, then alloc_block again): the cache
@@ -68,8 +69,9 @@ MemoryFigures memory_figures(const Scenario& s, const Gpu* gpu, const MemoryEsti
   if (m.engine) {
     // vLLM/SGLang take their budget up front: nvidia-smi shows it whatever the workload.
     const EngineBudget& e = *m.engine;
-    const double shown = e.engine == "vllm" ? e.budget_bytes + e.cuda_graph_bytes
-                                            : e.budget_bytes + e.activation_peak_bytes + e.cuda_graph_bytes + ctx;
+    const double shown = e.engine == "vllm"
+                             ? e.budget_bytes + e.cuda_graph_bytes
+                             : e.budget_bytes + e.activation_peak_bytes + e.cuda_graph_bytes + ctx;
     f.nvidia_smi_bytes = std::max(f.nvidia_smi_bytes, shown);
   }
   return f;
@@ -87,25 +89,28 @@ void add_memory_json(const MemoryEstimate& m, nlohmann::json* memory) {
                                       {"nvidia_smi_bytes", m.figures.nvidia_smi_bytes}});
   nlohmann::json ranges = nlohmann::json::object();
   for (const MemoryRange& r : m.ranges) {
-    ranges[r.figure] = json_object({{"low_bytes", r.low_bytes}, {"high_bytes", r.high_bytes}, {"group", r.group},
-                                    {"cases", r.cases}, {"far_from_data", r.far_from_data}});
+    ranges[r.figure] = json_object({{"low_bytes", r.low_bytes},
+                                    {"high_bytes", r.high_bytes},
+                                    {"group", r.group},
+                                    {"cases", r.cases},
+                                    {"far_from_data", r.far_from_data}});
   }
   (*memory)["ranges"] = ranges;
   if (m.engine) {
     const EngineBudget& e = *m.engine;
     (*memory)["engine"] = json_object({{"engine", e.engine},
-                           {"fraction", e.fraction},
-                           {"budget_bytes", e.budget_bytes},
-                           {"weights_bytes", e.weights_bytes},
-                           {"non_torch_bytes", e.non_torch_bytes},
-                           {"activation_peak_bytes", e.activation_peak_bytes},
-                           {"cuda_graph_bytes", e.cuda_graph_bytes},
-                           {"kv_cache_bytes", e.kv_cache_bytes},
-                           {"kv_tokens", e.kv_tokens},
-                           {"max_concurrency", e.max_concurrency},
-                           {"max_model_len", e.max_model_len},
-                           {"max_num_seqs", e.max_num_seqs},
-                           {"max_num_batched_tokens", e.max_num_batched_tokens}});
+                                       {"fraction", e.fraction},
+                                       {"budget_bytes", e.budget_bytes},
+                                       {"weights_bytes", e.weights_bytes},
+                                       {"non_torch_bytes", e.non_torch_bytes},
+                                       {"activation_peak_bytes", e.activation_peak_bytes},
+                                       {"cuda_graph_bytes", e.cuda_graph_bytes},
+                                       {"kv_cache_bytes", e.kv_cache_bytes},
+                                       {"kv_tokens", e.kv_tokens},
+                                       {"max_concurrency", e.max_concurrency},
+                                       {"max_model_len", e.max_model_len},
+                                       {"max_num_seqs", e.max_num_seqs},
+                                       {"max_num_batched_tokens", e.max_num_batched_tokens}});
   }
 }
 

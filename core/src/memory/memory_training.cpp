@@ -2,11 +2,11 @@
 // QLoRA adapters, ZeRO-3 live parameters, runtime buffers. Activations: memory_activations.cpp.
 #include <algorithm>
 
-#include "memory/memory.h"
+#include "memory/element_bytes.h"
 #include "memory/lora.h"
+#include "memory/memory.h"
 #include "memory/memory_finetune_stack.h"
 #include "memory/memory_training.h"
-#include "memory/element_bytes.h"
 
 namespace gpusizer {
 namespace {
@@ -42,11 +42,15 @@ double adafactor_share(const Architecture& a) {
 // Optimizer state bytes (no master copy) for `params` values of state dtype `state_bytes`.
 double optimizer_states(Optimizer o, double params, double state_bytes, double factored_share) {
   switch (o) {
-    case Optimizer::Adamw: return params * 2 * state_bytes;  // m and v (Loshchilov & Hutter)
+    case Optimizer::Adamw:
+      return params * 2 * state_bytes;  // m and v (Loshchilov & Hutter)
     case Optimizer::Adamw8bit:
-    case Optimizer::PagedAdamw8bit: return params * 2 * kBnb8bitStateBytes;
-    case Optimizer::Sgd: return params * state_bytes;  // momentum buffer
-    case Optimizer::Adafactor: return params * factored_share * state_bytes;  // beta1 = None (HF default)
+    case Optimizer::PagedAdamw8bit:
+      return params * 2 * kBnb8bitStateBytes;
+    case Optimizer::Sgd:
+      return params * state_bytes;  // momentum buffer
+    case Optimizer::Adafactor:
+      return params * factored_share * state_bytes;  // beta1 = None (HF default)
   }
   return 0;
 }
@@ -65,7 +69,6 @@ double largest_unit_params(const Scenario& s) {
 }
 
 bool is_lora(const Scenario& s) { return s.task == Task::Lora || s.task == Task::Qlora; }
-
 
 }  // namespace
 
@@ -128,7 +131,8 @@ ModelStateBytes lora_model_states(const Scenario& s, double* trainable) {
   const double adapters = *trainable * stage_layer_share(s);
   double factored = 0;  // Adafactor on an r x in matrix keeps r + in values
   for (const LinearModule& m : linear_modules(a)) {
-    if (lora_targets_module(m, s.training.lora_targets)) factored += d(m.count) * d(2 * s.training.lora_rank + m.in + m.out);
+    if (lora_targets_module(m, s.training.lora_targets))
+      factored += d(m.count) * d(2 * s.training.lora_rank + m.in + m.out);
   }
   ModelStateBytes b;
   b.weights = weights_per_gpu(s, s.weights) + kFp32 * adapters;
@@ -155,8 +159,8 @@ ModelStateBytes lora_model_states(const Scenario& s, double* trainable) {
 // (torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard: free_unsharded_flat_param =
 // not state._is_root and ...).
 double zero3_live_bytes(const Scenario& s) {
-  const double stored = is_lora(s) ? weight_bytes(s.model, s.weights).total() / count_params(s.model).total
-                                   : kHalf;
+  const double stored =
+      is_lora(s) ? weight_bytes(s.model, s.weights).total() / count_params(s.model).total : kHalf;
   const double grads = is_lora(s) ? 0 : kHalf;
   if (s.engine != Engine::Fsdp) {
     const double gathered = s.engine == Engine::Deepspeed ? 1 : 2;
@@ -168,7 +172,8 @@ double zero3_live_bytes(const Scenario& s) {
   // LoRA / QLoRA gather the stored format (NF4 blocks, 16-bit embeddings and head); full training
   // gathers FSDP's 16-bit compute copy (MixedPrecision param_dtype).
   const double block_bytes = is_lora(s) ? linear_bytes_per_weight(s.model, s.weights) : kHalf;
-  const double root_bytes = is_lora(s) ? (w.embedding + w.lm_head) / d(s.tp) : kHalf * (p.embedding + p.lm_head) / d(s.tp);
+  const double root_bytes =
+      is_lora(s) ? (w.embedding + w.lm_head) / d(s.tp) : kHalf * (p.embedding + p.lm_head) / d(s.tp);
   return root_bytes + block * (2 * block_bytes + grads);
 }
 
@@ -222,8 +227,9 @@ std::vector<Warning> training_warnings(const Scenario& s) {
                    "Megatron-LM shards only optimizer states (distributed optimizer): sized as ZeRO-1"});
   }
   if (t.zero > 0 && s.dp() == 1 && !t.offload_optimizer && !t.offload_params) {
-    out.push_back({"zero_without_dp", "training.zero",
-                   "ZeRO shards over data-parallel ranks; with one rank (gpus / (tp * pp) = 1) it saves nothing"});
+    out.push_back(
+        {"zero_without_dp", "training.zero",
+         "ZeRO shards over data-parallel ranks; with one rank (gpus / (tp * pp) = 1) it saves nothing"});
   }
   return out;
 }
@@ -237,8 +243,9 @@ void spill_paged_states(const Scenario& s, const Gpu* gpu, MemoryEstimate* m) {
   const double moved = std::min(over, m->breakdown.optimizer);
   m->breakdown.optimizer -= moved;
   m->host_bytes += moved;
-  m->warnings.push_back({"paged_optimizer_spill", "training.optimizer",
-                         "paged optimizer states do not fit beside the rest and are paged to host RAM (slower steps)"});
+  m->warnings.push_back(
+      {"paged_optimizer_spill", "training.optimizer",
+       "paged optimizer states do not fit beside the rest and are paged to host RAM (slower steps)"});
 }
 
 }  // namespace
@@ -292,7 +299,8 @@ MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
   // Stack terms (memory_finetune_stack.cpp): LoRA dropout's saved outputs and masks per stored
   // layer (one layer, rebuilt, under full recomputation), and the previous step's 4-bit matmul
   // inputs that old bitsandbytes keeps alive through the next forward.
-  const double dropout_layers = s.training.grad_checkpointing == Checkpointing::Full ? 1 : d(layers_on_busiest_stage(s));
+  const double dropout_layers =
+      s.training.grad_checkpointing == Checkpointing::Full ? 1 : d(layers_on_busiest_stage(s));
   const double stack = dropout_layers * lora_dropout_layer_bytes(s, d(s.batch) * d(s.seq_len)) / d(s.tp) +
                        dropout_layers * peft_delta_weight_layer_bytes(s) + bnb_prev_step_input_bytes(s);
   const double acts = training_activation_bytes(s) + stack;
@@ -300,10 +308,10 @@ MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
   // FSDP LoRA/QLoRA with reentrant checkpointing around the units keeps every layer's input and
   // input gradient to the end of the backward (memory_activations.cpp fsdp_retained_checkpoint_bytes).
   const double end = recompute_working_bytes(s) + fsdp_retained_checkpoint_bytes(s);
-  const double backward = gradients_freed_between_steps(s) ? std::max(acts, grads + end)
-                                                           : grads + std::max(acts, end);
-  const double params = is_lora(s) ? m.trainable_params * stage_layer_share(s)
-                                   : weights_per_gpu(s, WeightFormat::Fp32) / kFp32;
+  const double backward =
+      gradients_freed_between_steps(s) ? std::max(acts, grads + end) : grads + std::max(acts, end);
+  const double params =
+      is_lora(s) ? m.trainable_params * stage_layer_share(s) : weights_per_gpu(s, WeightFormat::Fp32) / kFp32;
   const double step = grads + optimizer_step_temp_bytes(s, params / (zero >= 1 ? d(s.dp()) : 1));
   // FSDP has resharded every unit by the step (FULL_SHARD frees each unsharded flat parameter in
   // its post-backward hook, the root's too: torch/distributed/fsdp/_runtime_utils.py

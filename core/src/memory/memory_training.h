@@ -30,15 +30,15 @@ ModelStateBytes full_model_states(const Scenario& s);
 
 // How one layer's activations are laid out (Korthikanti et al. 2022, sec. 4).
 struct ActivationLayout {
-  double tokens = 0;            // micro-batch tokens b * s
-  double seq_len = 0;           // s, for the attention-score term
+  double tokens = 0;   // micro-batch tokens b * s
+  double seq_len = 0;  // s, for the attention-score term
   double tp = 1;
-  double element_bytes = 2;     // 16-bit activations (4 in fp32 training)
+  double element_bytes = 2;  // 16-bit activations (4 in fp32 training)
   bool sequence_parallel = false;
-  bool flash_attention = true;  // no s x s scores kept
-  bool dropout = false;         // 1-byte masks after attention, MLP and on the scores
-  bool fp32_norm_input = false; // RMSNorm that saves an fp32 copy of its input (HF modeling)
-  double lora_rank = 0;         // adapter intermediates on the targeted modules
+  bool flash_attention = true;   // no s x s scores kept
+  bool dropout = false;          // 1-byte masks after attention, MLP and on the scores
+  bool fp32_norm_input = false;  // RMSNorm that saves an fp32 copy of its input (HF modeling)
+  double lora_rank = 0;          // adapter intermediates on the targeted modules
   LoraTargets lora_targets = LoraTargets::AllLinear;
   // PEFT with fp32 adapters and no autocast (engine_options.adapter_saves): the frozen base keeps no
   // linear's input, the adapters keep adapter_token_bytes per token (memory_finetune_stack.cpp).

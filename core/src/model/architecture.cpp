@@ -149,10 +149,12 @@ double other_params(const Architecture& a, const std::vector<LinearModule>& modu
   if (a.qk_norm) {  // Qwen3 q_norm, k_norm (full-attention layers)
     total += static_cast<double>(full_attention_layers(a)) * 2.0 * static_cast<double>(a.head_dim);
   }
-  if (a.linear_attn_layers > 0 && a.lightning_attn) {  // lightning attention: one RMSNorm over heads x head_dim
+  if (a.linear_attn_layers > 0 &&
+      a.lightning_attn) {  // lightning attention: one RMSNorm over heads x head_dim
     total += static_cast<double>(a.linear_attn_layers) *
              static_cast<double>(a.linear_value_heads * a.linear_value_dim);
-  } else if (a.linear_attn_layers > 0) {  // Gated DeltaNet: depthwise conv1d over q, k, v; A_log, dt_bias; gated RMSNorm
+  } else if (a.linear_attn_layers >
+             0) {  // Gated DeltaNet: depthwise conv1d over q, k, v; A_log, dt_bias; gated RMSNorm
     const double conv_dim = static_cast<double>(2 * a.linear_key_heads * a.linear_key_dim +
                                                 a.linear_value_heads * a.linear_value_dim);
     total += static_cast<double>(a.linear_attn_layers) *
@@ -209,9 +211,10 @@ double per_layer_linear_max(const Architecture& a) {
 
 void check_range(const std::string& field, const char* key, int64_t value, int64_t lo, int64_t hi) {
   if (value < lo || value > hi) {
-    throw_input_error(field + "." + key, "must be from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                                            " (got " + std::to_string(value) + ")",
-                     "integer_range", {{"min", lo}, {"max", hi}, {"value", value}});
+    throw_input_error(field + "." + key,
+                      "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + " (got " +
+                          std::to_string(value) + ")",
+                      "integer_range", {{"min", lo}, {"max", hi}, {"value", value}});
   }
 }
 
@@ -344,7 +347,9 @@ std::vector<LinearModule> linear_modules(const Architecture& arch) {
   return remembered<std::vector<LinearModule>, build_linear_modules>(arch);
 }
 
-ParamCounts count_params(const Architecture& arch) { return remembered<ParamCounts, build_param_counts>(arch); }
+ParamCounts count_params(const Architecture& arch) {
+  return remembered<ParamCounts, build_param_counts>(arch);
+}
 
 void validate_architecture(const Architecture& a, const std::string& field) {
   check_range(field, "layers", a.layers, 1, kMaxArchSize);
@@ -352,10 +357,10 @@ void validate_architecture(const Architecture& a, const std::string& field) {
   check_range(field, "heads", a.heads, 1, kMaxArchSize);
   check_range(field, "kv_heads", a.kv_heads, 1, a.heads);
   if (a.heads % a.kv_heads != 0) {
-    throw_input_error(field + ".kv_heads", "heads (" + std::to_string(a.heads) +
-                                              ") must be divisible by kv_heads (" +
-                                              std::to_string(a.kv_heads) + ")",
-                     "kv_heads_divide", {{"heads", a.heads}, {"kv_heads", a.kv_heads}});
+    throw_input_error(field + ".kv_heads",
+                      "heads (" + std::to_string(a.heads) + ") must be divisible by kv_heads (" +
+                          std::to_string(a.kv_heads) + ")",
+                      "kv_heads_divide", {{"heads", a.heads}, {"kv_heads", a.kv_heads}});
   }
   check_range(field, "head_dim", a.head_dim, 1, kMaxArchSize);
   check_range(field, "vocab", a.vocab, 1, kMaxArchSize);
@@ -411,8 +416,9 @@ Architecture from_param_count(double params) {
   }
   if (best.layers == 0) {
     throw_input_error("model.params",
-                     "no Llama-like shape comes within 1 % of this count "
-                     "(the scaling rule starts near 1e7); give explicit fields", "params_no_shape");
+                      "no Llama-like shape comes within 1 % of this count "
+                      "(the scaling rule starts near 1e7); give explicit fields",
+                      "params_no_shape");
   }
   const bool trillions = params >= 1e12;
   best.name = "Llama-like " + significant(params / (trillions ? 1e12 : 1e9), 3) + (trillions ? "T" : "B") +
@@ -456,7 +462,8 @@ Architecture from_explicit_fields(const nlohmann::json& fields) {
   if (auto v = r.integer("head_dim", 1, kMaxArchSize)) {
     a.head_dim = *v;
   } else if (a.hidden % a.heads != 0) {
-    throw_input_error("model.head_dim", "is required when hidden is not divisible by heads", "head_dim_required");
+    throw_input_error("model.head_dim", "is required when hidden is not divisible by heads",
+                      "head_dim_required");
   } else {
     a.head_dim = a.hidden / a.heads;
   }
@@ -470,8 +477,9 @@ Architecture from_explicit_fields(const nlohmann::json& fields) {
   const auto expert_intermediate = r.integer("expert_intermediate", 1, kMaxArchSize);
   if (!intermediate && !(a.experts > 0 && expert_intermediate && a.dense_layers == 0)) {
     throw_input_error("model.intermediate",
-                     "is required (only an all-MoE model with "
-                     "expert_intermediate can leave it out)", "intermediate_required");
+                      "is required (only an all-MoE model with "
+                      "expert_intermediate can leave it out)",
+                      "intermediate_required");
   }
   a.intermediate = intermediate.value_or(0);
   a.expert_intermediate = expert_intermediate.value_or(a.experts > 0 ? a.intermediate : 0);

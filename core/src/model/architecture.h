@@ -11,9 +11,9 @@
 
 namespace gpusizer {
 
-enum class MlpKind { Gated, Plain };       // gated: SwiGLU/GeGLU, 3 matrices; plain: GELU, 2 matrices
-enum class NormKind { Rms, Layer };        // RMSNorm: weight only; LayerNorm: weight and bias
-enum class AttnBias { None, Qkv, All };    // Qkv: Qwen2-style q/k/v biases; All: q/k/v/o biases (GPT-2, BERT)
+enum class MlpKind { Gated, Plain };     // gated: SwiGLU/GeGLU, 3 matrices; plain: GELU, 2 matrices
+enum class NormKind { Rms, Layer };      // RMSNorm: weight only; LayerNorm: weight and bias
+enum class AttnBias { None, Qkv, All };  // Qkv: Qwen2-style q/k/v biases; All: q/k/v/o biases (GPT-2, BERT)
 
 // Multi-head latent attention (DeepSeek-V2/V3); active when kv_lora_rank > 0. Then the KV cache
 // holds kv_lora_rank + qk_rope_head_dim values per token and layer, and Architecture::head_dim
@@ -119,7 +119,8 @@ constexpr int64_t kMaxArchPositions = int64_t{1} << 30;  // context lengths (Lla
 // One kind of nn.Linear weight in the model: `count` copies of an in x out matrix.
 struct LinearModule {
   // Names and groups point to string literals: the list is rebuilt in hot loops (planner).
-  std::string_view name;   // "q", "k", "v", "o", "gate", "up", "down", "expert_gate", "q_a", "kv_b", "router", ...
+  std::string_view
+      name;  // "q", "k", "v", "o", "gate", "up", "down", "expert_gate", "q_a", "kv_b", "router", ...
   std::string_view group;  // "attention", "mlp", "experts", "router"
   int64_t in = 0;
   int64_t out = 0;
@@ -129,14 +130,14 @@ struct LinearModule {
 
 struct ParamCounts {
   double total = 0;
-  double active = 0;           // per text token (MoE: top-k routed + shared experts; no vision tower)
-  double embedding = 0;        // token (+position, +type) embeddings
-  double lm_head = 0;          // 0 when tied to the embeddings
-  double linear = 0;           // weights of all nn.Linear layers in the blocks (quantizable)
+  double active = 0;     // per text token (MoE: top-k routed + shared experts; no vision tower)
+  double embedding = 0;  // token (+position, +type) embeddings
+  double lm_head = 0;    // 0 when tied to the embeddings
+  double linear = 0;     // weights of all nn.Linear layers in the blocks (quantizable)
   double linear_active = 0;
-  double other = 0;            // norms, biases, pooler: kept in 16-bit by every quantizer
-  double vision = 0;           // vision tower and projector (in total, not in active)
-  double mtp = 0;              // multi-token-prediction modules: in the checkpoint, not in total
+  double other = 0;                 // norms, biases, pooler: kept in 16-bit by every quantizer
+  double vision = 0;                // vision tower and projector (in total, not in active)
+  double mtp = 0;                   // multi-token-prediction modules: in the checkpoint, not in total
   double per_layer_linear_max = 0;  // largest single layer's linear weights (ZeRO-3 live params)
 };
 

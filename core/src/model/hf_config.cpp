@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/architecture.h"
 #include "base/error.h"
 #include "base/json_reader.h"
+#include "model/architecture.h"
 
 namespace gpusizer {
 namespace {
@@ -37,11 +37,11 @@ int64_t need_first(JsonReader& r, std::initializer_list<const char*> keys) {
 
 // PretrainedConfig ties the embeddings by default; these model types' config classes do not.
 bool tie_default(const std::string& type) {
-  static const char* const kUntied[] = {"llama",     "mistral",   "mixtral",   "qwen",        "qwen2",
-                                        "qwen2_moe", "qwen3",     "qwen3_moe", "deepseek_v2", "deepseek_v3",
-                                        "baichuan",  "internlm2", "phi3",      "glm",         "glm4",
-                                        "glm4_moe",  "gpt_oss",   "kimi_k2",   "llama4_text", "qwen2_5_vl",
-                                        "qwen3_next", "minimax",  "minimax_m1", "minimax_text_01"};
+  static const char* const kUntied[] = {
+      "llama",       "mistral",    "mixtral",     "qwen",        "qwen2",      "qwen2_moe",
+      "qwen3",       "qwen3_moe",  "deepseek_v2", "deepseek_v3", "baichuan",   "internlm2",
+      "phi3",        "glm",        "glm4",        "glm4_moe",    "gpt_oss",    "kimi_k2",
+      "llama4_text", "qwen2_5_vl", "qwen3_next",  "minimax",     "minimax_m1", "minimax_text_01"};
   for (const char* t : kUntied) {
     if (type == t) return false;
   }
@@ -56,9 +56,10 @@ void read_heads(JsonReader& r, Architecture* a, const char* heads_key, const cha
   a->kv_heads = a->heads;
   if (kv_key) a->kv_heads = r.integer(kv_key, 1, kMaxArchSize).value_or(a->heads);
   if (a->heads % a->kv_heads != 0) {
-    throw_input_error(r.field(kv_key), std::string(heads_key) + " (" + std::to_string(a->heads) +
-                                          ") is not divisible by it (" + std::to_string(a->kv_heads) + ")",
-                     "kv_heads_divide", {{"heads", a->heads}, {"kv_heads", a->kv_heads}});
+    throw_input_error(r.field(kv_key),
+                      std::string(heads_key) + " (" + std::to_string(a->heads) +
+                          ") is not divisible by it (" + std::to_string(a->kv_heads) + ")",
+                      "kv_heads_divide", {{"heads", a->heads}, {"kv_heads", a->kv_heads}});
   }
   if (head_dim_key) {
     if (auto v = r.integer(head_dim_key, 1, kMaxArchSize)) a->head_dim = *v;
@@ -71,12 +72,14 @@ void mark_mlp_only_layers(JsonReader& r, std::vector<bool>* dense) {
   if (!r.has("mlp_only_layers")) return;
   const nlohmann::json& list = r.raw("mlp_only_layers");
   const std::string bad = "must be a list of layer indices from 0 to " + std::to_string(dense->size() - 1);
-  if (!list.is_array()) throw_input_error(r.field("mlp_only_layers"), bad, "layer_indices", {{"max", dense->size() - 1}});
+  if (!list.is_array())
+    throw_input_error(r.field("mlp_only_layers"), bad, "layer_indices", {{"max", dense->size() - 1}});
   for (const nlohmann::json& item : list) {
     const double i = item.is_number() ? item.get<double>() : -1;
     if (!(i >= 0 && i < static_cast<double>(dense->size()) &&
           i == static_cast<double>(static_cast<int64_t>(i)))) {
-      throw_input_error(r.field("mlp_only_layers"), bad + " (got " + item.dump() + ")", "layer_indices", {{"max", dense->size() - 1}, {"value", item}});
+      throw_input_error(r.field("mlp_only_layers"), bad + " (got " + item.dump() + ")", "layer_indices",
+                        {{"max", dense->size() - 1}, {"value", item}});
     }
     (*dense)[static_cast<size_t>(i)] = true;
   }
@@ -106,8 +109,10 @@ int64_t count_dense_layers(JsonReader& r, int64_t layers) {
 void read_moe(JsonReader& r, Architecture* a) {
   for (const char* key : {"num_experts", "num_local_experts", "n_routed_experts"}) {
     if (r.integer(key, 0, kMaxArchSize) == std::optional<int64_t>(0)) {
-      throw_input_error(r.field(key), "is 0: a mixture-of-experts config needs at least 1 expert "
-                                     "(a dense model leaves the key out)", "experts_zero");
+      throw_input_error(r.field(key),
+                        "is 0: a mixture-of-experts config needs at least 1 expert "
+                        "(a dense model leaves the key out)",
+                        "experts_zero");
     }
   }
   a->experts =
@@ -116,7 +121,8 @@ void read_moe(JsonReader& r, Architecture* a) {
   a->experts_per_token = need(r, "num_experts_per_tok");
   if (a->experts_per_token > a->experts) {
     throw_input_error(r.field("num_experts_per_tok"),
-                     "is larger than the number of experts (" + std::to_string(a->experts) + ")", "experts_per_token", {{"experts", a->experts}});
+                      "is larger than the number of experts (" + std::to_string(a->experts) + ")",
+                      "experts_per_token", {{"experts", a->experts}});
   }
   // Mixtral has no moe_intermediate_size: its experts are intermediate_size wide.
   a->expert_intermediate = r.integer("moe_intermediate_size", 1, kMaxArchSize).value_or(a->intermediate);
@@ -141,11 +147,15 @@ int64_t count_sliding_layer_types(JsonReader& r, int64_t layers) {
   if (!r.has("layer_types") || r.raw("layer_types").is_null()) return -1;
   const nlohmann::json& list = r.raw("layer_types");
   if (!list.is_array() || static_cast<int64_t>(list.size()) != layers) {
-    throw_input_error(r.field("layer_types"), "must list one attention kind per layer (" + std::to_string(layers) + ")", "layer_kinds_count", {{"layers", layers}});
+    throw_input_error(r.field("layer_types"),
+                      "must list one attention kind per layer (" + std::to_string(layers) + ")",
+                      "layer_kinds_count", {{"layers", layers}});
   }
   int64_t sliding = 0;
   for (const nlohmann::json& kind : list) {
-    if (!kind.is_string()) throw_input_error(r.field("layer_types"), "must hold strings (got " + kind.dump() + ")", "layer_kinds_values", {{"value", kind}});
+    if (!kind.is_string())
+      throw_input_error(r.field("layer_types"), "must hold strings (got " + kind.dump() + ")",
+                        "layer_kinds_values", {{"value", kind}});
     if (kind == "sliding_attention") ++sliding;
   }
   return sliding;
@@ -219,21 +229,28 @@ void read_lightning_attention(JsonReader& r, Architecture* a) {
   const bool remote = r.has("attn_type_list");  // else transformers' layer_types
   const char* key = remote ? "attn_type_list" : "layer_types";
   if (!remote && !r.has(key)) {
-    throw_input_error(r.field("attn_type_list"), "is missing from config.json: MiniMax needs each layer's attention "
-                                                "kind (0 = lightning, 1 = softmax), or layer_types", "minimax_layer_kinds");
+    throw_input_error(r.field("attn_type_list"),
+                      "is missing from config.json: MiniMax needs each layer's attention "
+                      "kind (0 = lightning, 1 = softmax), or layer_types",
+                      "minimax_layer_kinds");
   }
   const nlohmann::json& list = r.raw(key);
   if (!list.is_array() || static_cast<int64_t>(list.size()) != a->layers) {
-    throw_input_error(r.field(key), "must list one attention kind per layer (" + std::to_string(a->layers) + ")", "layer_kinds_count", {{"layers", a->layers}});
+    throw_input_error(r.field(key),
+                      "must list one attention kind per layer (" + std::to_string(a->layers) + ")",
+                      "layer_kinds_count", {{"layers", a->layers}});
   }
   int64_t linear = 0;
   for (const nlohmann::json& kind : list) {
     const bool lightning = remote ? kind == 0 : kind == "linear_attention";
     const bool softmax = remote ? kind == 1 : kind == "full_attention";
     if (!lightning && !softmax) {
-      throw_input_error(r.field(key), std::string("must hold ") +
-                                         (remote ? "0 (lightning) or 1 (softmax)" : "\"linear_attention\" or \"full_attention\"") +
-                                         " (got " + kind.dump() + ")", "layer_kinds_values", {{"value", kind}});
+      throw_input_error(
+          r.field(key),
+          std::string("must hold ") +
+              (remote ? "0 (lightning) or 1 (softmax)" : "\"linear_attention\" or \"full_attention\"") +
+              " (got " + kind.dump() + ")",
+          "layer_kinds_values", {{"value", kind}});
     }
     linear += lightning ? 1 : 0;
   }
@@ -242,7 +259,8 @@ void read_lightning_attention(JsonReader& r, Architecture* a) {
   a->linear_key_heads = a->linear_value_heads = a->heads;
   a->linear_key_dim = a->linear_value_dim = a->head_dim;
   a->linear_conv_kernel = 0;
-  if (auto width = r.integer("shared_intermediate_size", 0, kMaxArchSize); width && *width > 0 && a->experts > 0) {
+  if (auto width = r.integer("shared_intermediate_size", 0, kMaxArchSize);
+      width && *width > 0 && a->experts > 0) {
     a->shared_experts = 1;
     a->shared_expert_intermediate = *width;
     a->shared_expert_gate = true;
@@ -264,7 +282,8 @@ void apply_family(JsonReader& r, const std::string& type, Architecture* a) {
   a->mlp_bias = r.boolean("mlp_bias").value_or(false);
   a->qk_norm = type == "qwen3" || type == "qwen3_moe" || type == "gemma3_text" || type == "qwen3_next" ||
                (type == "glm4_moe" && r.boolean("use_qk_norm").value_or(false));
-  if (type == "gemma2" || type == "glm4" || type == "gemma3_text") a->norms_per_layer = 4;  // before and after each sublayer
+  if (type == "gemma2" || type == "glm4" || type == "gemma3_text")
+    a->norms_per_layer = 4;  // before and after each sublayer
   // MoEGate e_score_correction_bias (DeepSeek-V3, Kimi K2, GLM-4.5); gpt-oss's router has a bias.
   a->router_bias = (type == "deepseek_v3" || type == "kimi_k2" || type == "glm4_moe" || type == "gpt_oss") &&
                    a->experts > 0;
@@ -281,7 +300,8 @@ void apply_family(JsonReader& r, const std::string& type, Architecture* a) {
   }
   if (type == "deepseek_v3" || type == "kimi_k2" || type == "glm4_moe") {
     a->mtp_layers = r.integer("num_nextn_predict_layers", 0, 16).value_or(0);
-    a->mtp_stores_embeddings = type != "glm4_moe";  // DeepSeek-V3 layer 61 holds embed_tokens and shared_head.head
+    a->mtp_stores_embeddings =
+        type != "glm4_moe";  // DeepSeek-V3 layer 61 holds embed_tokens and shared_head.head
   }
   read_sliding_window(r, type, a);
 }
@@ -327,7 +347,8 @@ Architecture read_qwen_v1(JsonReader& r) {
   read_heads(r, &a, "num_attention_heads", nullptr, "kv_channels");
   a.vocab = need(r, "vocab_size");
   const int64_t both = need(r, "intermediate_size");
-  if (both % 2 != 0) throw_input_error(r.field("intermediate_size"), "must be even (QWenMLP halves it)", "intermediate_even");
+  if (both % 2 != 0)
+    throw_input_error(r.field("intermediate_size"), "must be even (QWenMLP halves it)", "intermediate_even");
   a.intermediate = both / 2;
   a.attn_bias = AttnBias::Qkv;  // c_attn has a bias; c_proj has none (no_bias)
   a.max_positions = first_of(r, {"seq_length", "max_position_embeddings"}, 0, kMaxArchPositions).value_or(0);
@@ -526,11 +547,13 @@ int64_t vision_params(JsonReader& r, const std::string& type, int64_t text_hidde
     const int64_t h = vision_key(v, "hidden_size", 768), i = vision_key(v, "intermediate_size", 5632);
     const int64_t layers = vision_key(v, "num_hidden_layers", 34), p = vision_key(v, "patch_size", 14);
     const int64_t image = vision_key(v, "image_size", 448), ch = vision_key(v, "num_channels", 3);
-    const int64_t pin = vision_key(v, "projector_input_dim", 4096), pout = vision_key(v, "projector_output_dim", 4096);
+    const int64_t pin = vision_key(v, "projector_input_dim", 4096),
+                  pout = vision_key(v, "projector_output_dim", 4096);
     const int64_t vout = vision_key(v, "vision_output_dim", 7680);
     const int64_t positions = (image / p) * (image / p) + 1;
     const int64_t block = 4 * (h * h + h) + (h * i + i) + (i * h + h) + 2 * 2 * h;
-    return ch * p * p * h + h + positions * h + 2 * 2 * h + layers * block + i * pin + pout * pout + vout * th;
+    return ch * p * p * h + h + positions * h + 2 * 2 * h + layers * block + i * pin + pout * pout +
+           vout * th;
   }
   if (type == "mistral3") {
     // PixtralVisionModel: patch conv without bias, ln_pre, RMSNorm blocks with bias-free q/k/v/o
@@ -544,8 +567,10 @@ int64_t vision_params(JsonReader& r, const std::string& type, int64_t text_hidde
     return ch * p * p * h + h + layers * block + h + h * merge * merge * h + h * th + th * th;
   }
   throw_input_error(r.field("vision_config"),
-                   "is not counted for model type \"" + type + "\" (known: gemma3, qwen2_5_vl, llama4, mistral3); "
-                   "remove it to size the language model alone", "vision_config_unknown", {{"model_type", type}});
+                    "is not counted for model type \"" + type +
+                        "\" (known: gemma3, qwen2_5_vl, llama4, mistral3); "
+                        "remove it to size the language model alone",
+                    "vision_config_unknown", {{"model_type", type}});
 }
 
 // Keys a config class fills in when config.json leaves them out: google/gemma-3-4b-it's
@@ -554,9 +579,10 @@ int64_t vision_params(JsonReader& r, const std::string& type, int64_t text_hidde
 nlohmann::json with_class_defaults(const nlohmann::json& config, const std::string& type) {
   if (type != "gemma3_text" || !config.is_object()) return config;
   static const std::pair<const char*, int64_t> kGemma3Text[] = {
-      {"vocab_size", 262208},       {"hidden_size", 2304},          {"intermediate_size", 9216},
-      {"num_hidden_layers", 26},    {"num_attention_heads", 8},     {"num_key_value_heads", 4},
-      {"head_dim", 256},            {"max_position_embeddings", 131072}};
+      {"vocab_size", 262208},      {"hidden_size", 2304},
+      {"intermediate_size", 9216}, {"num_hidden_layers", 26},
+      {"num_attention_heads", 8},  {"num_key_value_heads", 4},
+      {"head_dim", 256},           {"max_position_embeddings", 131072}};
   nlohmann::json out = config;
   for (const auto& [key, value] : kGemma3Text) {
     if (!out.contains(key) || out.at(key).is_null()) out[key] = value;
@@ -594,11 +620,11 @@ std::string checkpoint_format(const nlohmann::json& config) {
 Architecture read_checked(JsonReader& r, const std::string& type) {
   Architecture a = read_by_type(r, type);
   if (a.head_dim == 0) {
-    throw_input_error(r.field("head_dim"), "is missing from config.json, and the hidden size (" +
-                                              std::to_string(a.hidden) +
-                                              ") is not divisible by the "
-                                              "attention heads (" +
-                                              std::to_string(a.heads) + ")",
+    throw_input_error(r.field("head_dim"),
+                      "is missing from config.json, and the hidden size (" + std::to_string(a.hidden) +
+                          ") is not divisible by the "
+                          "attention heads (" +
+                          std::to_string(a.heads) + ")",
                       "head_dim_missing", {{"hidden", a.hidden}, {"heads", a.heads}});
   }
   return a;
@@ -623,8 +649,8 @@ Architecture from_hf_config(const nlohmann::json& config) {
     JsonReader t(text, r.field("text_config"));
     t.string("model_type");
     a = read_checked(t, text_type);
-    a.tied_embeddings = t.boolean("tie_word_embeddings").value_or(
-        r.boolean("tie_word_embeddings").value_or(a.tied_embeddings));
+    a.tied_embeddings = t.boolean("tie_word_embeddings")
+                            .value_or(r.boolean("tie_word_embeddings").value_or(a.tied_embeddings));
   } else if (type == "gemma3_text") {
     const nlohmann::json full = with_class_defaults(config, type);
     JsonReader d(full, "model.hf_config");

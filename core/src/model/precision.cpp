@@ -14,24 +14,37 @@ struct FormatName {
   const char* id;
 };
 constexpr FormatName kWeightNames[] = {
-    {WeightFormat::Fp32, "fp32"},       {WeightFormat::Bf16, "bf16"},
-    {WeightFormat::Fp16, "fp16"},       {WeightFormat::Fp8, "fp8"},
-    {WeightFormat::Int8, "int8"},       {WeightFormat::Int4, "int4"},
-    {WeightFormat::Nf4, "nf4"},         {WeightFormat::GptqInt8, "gptq-int8"},
-    {WeightFormat::GptqInt4, "gptq-int4"}, {WeightFormat::AwqInt4, "awq-int4"},
-    {WeightFormat::Q8_0, "q8_0"},       {WeightFormat::Q6_K, "q6_k"},
-    {WeightFormat::Q5_K_M, "q5_k_m"},   {WeightFormat::Q5_K_S, "q5_k_s"},
-    {WeightFormat::Q5_0, "q5_0"},       {WeightFormat::Q4_K_M, "q4_k_m"},
-    {WeightFormat::Q4_K_S, "q4_k_s"},   {WeightFormat::Q4_0, "q4_0"},
-    {WeightFormat::Q3_K_M, "q3_k_m"},   {WeightFormat::Q2_K, "q2_k"},
-    {WeightFormat::Mxfp4, "mxfp4"},     {WeightFormat::Nvfp4, "nvfp4"},
+    {WeightFormat::Fp32, "fp32"},
+    {WeightFormat::Bf16, "bf16"},
+    {WeightFormat::Fp16, "fp16"},
+    {WeightFormat::Fp8, "fp8"},
+    {WeightFormat::Int8, "int8"},
+    {WeightFormat::Int4, "int4"},
+    {WeightFormat::Nf4, "nf4"},
+    {WeightFormat::GptqInt8, "gptq-int8"},
+    {WeightFormat::GptqInt4, "gptq-int4"},
+    {WeightFormat::AwqInt4, "awq-int4"},
+    {WeightFormat::Q8_0, "q8_0"},
+    {WeightFormat::Q6_K, "q6_k"},
+    {WeightFormat::Q5_K_M, "q5_k_m"},
+    {WeightFormat::Q5_K_S, "q5_k_s"},
+    {WeightFormat::Q5_0, "q5_0"},
+    {WeightFormat::Q4_K_M, "q4_k_m"},
+    {WeightFormat::Q4_K_S, "q4_k_s"},
+    {WeightFormat::Q4_0, "q4_0"},
+    {WeightFormat::Q3_K_M, "q3_k_m"},
+    {WeightFormat::Q2_K, "q2_k"},
+    {WeightFormat::Mxfp4, "mxfp4"},
+    {WeightFormat::Nvfp4, "nvfp4"},
 };
 struct KvName {
   KvFormat format;
   const char* id;
 };
-constexpr KvName kKvNames[] = {{KvFormat::Bf16, "bf16"}, {KvFormat::Fp16, "fp16"},
-                               {KvFormat::Fp8, "fp8"},   {KvFormat::Int8, "int8"},
+constexpr KvName kKvNames[] = {{KvFormat::Bf16, "bf16"},
+                               {KvFormat::Fp16, "fp16"},
+                               {KvFormat::Fp8, "fp8"},
+                               {KvFormat::Int8, "int8"},
                                {KvFormat::Int4, "int4"}};
 
 // GGUF block layouts, bits per weight = block bytes * 8 / block weights (llama.cpp ggml-common.h:
@@ -89,17 +102,28 @@ double gguf_module_bits(WeightFormat f, const LinearModule& m, double more_share
     return special ? more_share * more + (1 - more_share) * base : base;
   };
   switch (f) {
-    case WeightFormat::Q8_0: return kQ8_0Bits;
-    case WeightFormat::Q6_K: return kQ6_KBits;
-    case WeightFormat::Q5_K_M: return mix(kQ5_KBits, kQ6_KBits);
-    case WeightFormat::Q5_K_S: return kQ5_KBits;
-    case WeightFormat::Q5_0: return kQ5_0Bits;
-    case WeightFormat::Q4_K_M: return mix(kQ4_KBits, kQ6_KBits);
-    case WeightFormat::Q4_K_S: return mix(kQ4_KBits, kQ5_KBits) ;
-    case WeightFormat::Q4_0: return kQ4_0Bits;
-    case WeightFormat::Q3_K_M: return (special || m.name == "o") ? kQ4_KBits : kQ3_KBits;
-    case WeightFormat::Q2_K: return special ? kQ3_KBits : kQ2_KBits;
-    default: return 16;
+    case WeightFormat::Q8_0:
+      return kQ8_0Bits;
+    case WeightFormat::Q6_K:
+      return kQ6_KBits;
+    case WeightFormat::Q5_K_M:
+      return mix(kQ5_KBits, kQ6_KBits);
+    case WeightFormat::Q5_K_S:
+      return kQ5_KBits;
+    case WeightFormat::Q5_0:
+      return kQ5_0Bits;
+    case WeightFormat::Q4_K_M:
+      return mix(kQ4_KBits, kQ6_KBits);
+    case WeightFormat::Q4_K_S:
+      return mix(kQ4_KBits, kQ5_KBits);
+    case WeightFormat::Q4_0:
+      return kQ4_0Bits;
+    case WeightFormat::Q3_K_M:
+      return (special || m.name == "o") ? kQ4_KBits : kQ3_KBits;
+    case WeightFormat::Q2_K:
+      return special ? kQ3_KBits : kQ2_KBits;
+    default:
+      return 16;
   }
 }
 
@@ -113,9 +137,11 @@ double module_bytes(WeightFormat f, const LinearModule& m, double more_share, bo
   // keep mlp.gate in bf16; gpt-oss and ModelOpt NVFP4 exclude the router).
   const bool router = m.group == "router";
   switch (f) {
-    case WeightFormat::Fp32: return n * 4;
+    case WeightFormat::Fp32:
+      return n * 4;
     case WeightFormat::Bf16:
-    case WeightFormat::Fp16: return n * 2;
+    case WeightFormat::Fp16:
+      return n * 2;
     case WeightFormat::Fp8:
       if (router) return n * 2;
       // + one fp32 scale per 128 x 128 block (the block layout of the released FP8 checkpoints;
@@ -127,13 +153,19 @@ double module_bytes(WeightFormat f, const LinearModule& m, double more_share, bo
     case WeightFormat::Nvfp4:
       if (router) return n * 2;
       return n * kNvfp4Bits / 8 + 8;
-    case WeightFormat::Int8: return n + out * 4;  // LLM.int8: fp32 absmax per output row (bnb SCB)
+    case WeightFormat::Int8:
+      return n + out * 4;  // LLM.int8: fp32 absmax per output row (bnb SCB)
     case WeightFormat::Int4:
-    case WeightFormat::AwqInt4: return n * kGptqInt4Bits / 8;
-    case WeightFormat::Nf4: return n * kNf4Bits / 8;
-    case WeightFormat::GptqInt4: return n * kGptqInt4Bits / 8 + in * kGptqGidxBitsPerInput / 8;
-    case WeightFormat::GptqInt8: return n * kGptqInt8Bits / 8 + in * kGptqGidxBitsPerInput / 8;
-    default: return n * gguf_module_bits(f, m, more_share) / 8;
+    case WeightFormat::AwqInt4:
+      return n * kGptqInt4Bits / 8;
+    case WeightFormat::Nf4:
+      return n * kNf4Bits / 8;
+    case WeightFormat::GptqInt4:
+      return n * kGptqInt4Bits / 8 + in * kGptqGidxBitsPerInput / 8;
+    case WeightFormat::GptqInt8:
+      return n * kGptqInt8Bits / 8 + in * kGptqGidxBitsPerInput / 8;
+    default:
+      return n * gguf_module_bits(f, m, more_share) / 8;
   }
 }
 
@@ -142,18 +174,28 @@ double module_bytes(WeightFormat f, const LinearModule& m, double more_share, bo
 // type and stores output.weight as Q6_K (Q8_0 for the q8_0 type) per llama-quant.cpp.
 double embedding_bytes_per_weight(WeightFormat f, bool lm_head) {
   switch (f) {
-    case WeightFormat::Fp32: return 4;
-    case WeightFormat::Q8_0: return kQ8_0Bits / 8;
-    case WeightFormat::Q6_K: return kQ6_KBits / 8;
+    case WeightFormat::Fp32:
+      return 4;
+    case WeightFormat::Q8_0:
+      return kQ8_0Bits / 8;
+    case WeightFormat::Q6_K:
+      return kQ6_KBits / 8;
     case WeightFormat::Q5_K_M:
-    case WeightFormat::Q5_K_S: return (lm_head ? kQ6_KBits : kQ5_KBits) / 8;
-    case WeightFormat::Q5_0: return (lm_head ? kQ6_KBits : kQ5_0Bits) / 8;
+    case WeightFormat::Q5_K_S:
+      return (lm_head ? kQ6_KBits : kQ5_KBits) / 8;
+    case WeightFormat::Q5_0:
+      return (lm_head ? kQ6_KBits : kQ5_0Bits) / 8;
     case WeightFormat::Q4_K_M:
-    case WeightFormat::Q4_K_S: return (lm_head ? kQ6_KBits : kQ4_KBits) / 8;
-    case WeightFormat::Q4_0: return (lm_head ? kQ6_KBits : kQ4_0Bits) / 8;
-    case WeightFormat::Q3_K_M: return (lm_head ? kQ6_KBits : kQ3_KBits) / 8;
-    case WeightFormat::Q2_K: return (lm_head ? kQ6_KBits : kQ2_KBits) / 8;
-    default: return 2;
+    case WeightFormat::Q4_K_S:
+      return (lm_head ? kQ6_KBits : kQ4_KBits) / 8;
+    case WeightFormat::Q4_0:
+      return (lm_head ? kQ6_KBits : kQ4_0Bits) / 8;
+    case WeightFormat::Q3_K_M:
+      return (lm_head ? kQ6_KBits : kQ3_KBits) / 8;
+    case WeightFormat::Q2_K:
+      return (lm_head ? kQ6_KBits : kQ2_KBits) / 8;
+    default:
+      return 2;
   }
 }
 
@@ -206,20 +248,28 @@ bool is_four_bit(WeightFormat f) { return nominal_bits(f) == 4; }
 
 double nominal_bits(WeightFormat f) {
   switch (f) {
-    case WeightFormat::Fp32: return 32;
+    case WeightFormat::Fp32:
+      return 32;
     case WeightFormat::Bf16:
-    case WeightFormat::Fp16: return 16;
+    case WeightFormat::Fp16:
+      return 16;
     case WeightFormat::Fp8:
     case WeightFormat::Int8:
     case WeightFormat::GptqInt8:
-    case WeightFormat::Q8_0: return 8;
-    case WeightFormat::Q6_K: return 6;
+    case WeightFormat::Q8_0:
+      return 8;
+    case WeightFormat::Q6_K:
+      return 6;
     case WeightFormat::Q5_K_M:
     case WeightFormat::Q5_K_S:
-    case WeightFormat::Q5_0: return 5;
-    case WeightFormat::Q3_K_M: return 3;
-    case WeightFormat::Q2_K: return 2;
-    default: return 4;
+    case WeightFormat::Q5_0:
+      return 5;
+    case WeightFormat::Q3_K_M:
+      return 3;
+    case WeightFormat::Q2_K:
+      return 2;
+    default:
+      return 4;
   }
 }
 
@@ -261,20 +311,26 @@ bool computes_natively(WeightFormat f, const std::string& arch) {
   const bool blackwell = arch == "blackwell";
   switch (f) {
     case WeightFormat::Fp32:
-    case WeightFormat::Fp16: return true;
-    case WeightFormat::Bf16: return arch != "volta" && arch != "turing";
+    case WeightFormat::Fp16:
+      return true;
+    case WeightFormat::Bf16:
+      return arch != "volta" && arch != "turing";
     case WeightFormat::Fp8:
       return arch == "ada" || arch == "hopper" || blackwell || arch == "cdna3" || arch == "cdna4";
-    case WeightFormat::Mxfp4: return blackwell || arch == "cdna4";  // AMD CDNA4 (MI355X) has MXFP4 matrix cores
-    case WeightFormat::Nvfp4: return blackwell;
-    default: return false;  // integer and GGUF formats are dequantised or use int8 paths
+    case WeightFormat::Mxfp4:
+      return blackwell || arch == "cdna4";  // AMD CDNA4 (MI355X) has MXFP4 matrix cores
+    case WeightFormat::Nvfp4:
+      return blackwell;
+    default:
+      return false;  // integer and GGUF formats are dequantised or use int8 paths
   }
 }
 
 std::string format_unsupported_reason(WeightFormat f, const std::string& arch) {
   const bool fp_low = f == WeightFormat::Mxfp4 || f == WeightFormat::Nvfp4;
   if (fp_low && (arch == "volta" || arch == "turing")) {
-    return std::string(to_string(f)) + " weights need compute capability 8.0 or newer (vLLM's Marlin kernels; native from Blackwell)";
+    return std::string(to_string(f)) +
+           " weights need compute capability 8.0 or newer (vLLM's Marlin kernels; native from Blackwell)";
   }
   if (f == WeightFormat::Nvfp4 && arch.rfind("cdna", 0) == 0) {
     return "nvfp4 is NVIDIA's format: no AMD kernel runs it (use mxfp4 or fp8)";
@@ -288,10 +344,14 @@ double kv_bytes_per_element(KvFormat f, int64_t head_dim) {
   const double scale = head_dim > 0 ? 4.0 / static_cast<double>(head_dim) : 0;
   switch (f) {
     case KvFormat::Bf16:
-    case KvFormat::Fp16: return 2;
-    case KvFormat::Fp8: return 1;
-    case KvFormat::Int8: return 1 + scale;
-    case KvFormat::Int4: return 0.5 + scale;
+    case KvFormat::Fp16:
+      return 2;
+    case KvFormat::Fp8:
+      return 1;
+    case KvFormat::Int8:
+      return 1 + scale;
+    case KvFormat::Int4:
+      return 0.5 + scale;
   }
   return 2;
 }
@@ -307,17 +367,20 @@ double kv_bytes_per_token(const Architecture& arch, KvFormat f) {
   }
   // Linear-attention layers (Qwen3-Next Gated DeltaNet) keep a fixed state, no cache.
   const double full = layers - static_cast<double>(arch.linear_attn_layers);
-  return 2 * full * static_cast<double>(arch.kv_heads * arch.head_dim) * kv_bytes_per_element(f, arch.head_dim);
+  return 2 * full * static_cast<double>(arch.kv_heads * arch.head_dim) *
+         kv_bytes_per_element(f, arch.head_dim);
 }
 
 double linear_state_bytes_per_sequence(const Architecture& arch) {
   if (arch.linear_attn_layers == 0) return 0;
-  const double recurrent = static_cast<double>(arch.linear_value_heads * arch.linear_key_dim * arch.linear_value_dim);
+  const double recurrent =
+      static_cast<double>(arch.linear_value_heads * arch.linear_key_dim * arch.linear_value_dim);
   const double conv_dim = static_cast<double>(2 * arch.linear_key_heads * arch.linear_key_dim +
                                               arch.linear_value_heads * arch.linear_value_dim);
   const double conv = conv_dim * static_cast<double>(std::max<int64_t>(arch.linear_conv_kernel - 1, 0));
   // 16-bit state; MiniMax lightning attention keeps it in fp32 (vLLM minimax_text_01.py:
-  // MinimaxCacheManager(dtype=torch.float32), modeling_minimax_m1.py kv = torch.zeros(...).to(torch.float32)).
+  // MinimaxCacheManager(dtype=torch.float32), modeling_minimax_m1.py kv =
+  // torch.zeros(...).to(torch.float32)).
   const double bytes = arch.lightning_attn ? 4 : 2;
   return static_cast<double>(arch.linear_attn_layers) * (recurrent + conv) * bytes;
 }

@@ -10,8 +10,28 @@ namespace gpusizer {
 
 // Mxfp4, Nvfp4 sit before the GGUF types: is_gguf() is the range from Q8_0 on.
 enum class WeightFormat {
-  Fp32, Bf16, Fp16, Fp8, Int8, Int4, Nf4, GptqInt8, GptqInt4, AwqInt4, Mxfp4, Nvfp4,
-  Q8_0, Q6_K, Q5_K_M, Q5_K_S, Q5_0, Q4_K_M, Q4_K_S, Q4_0, Q3_K_M, Q2_K
+  Fp32,
+  Bf16,
+  Fp16,
+  Fp8,
+  Int8,
+  Int4,
+  Nf4,
+  GptqInt8,
+  GptqInt4,
+  AwqInt4,
+  Mxfp4,
+  Nvfp4,
+  Q8_0,
+  Q6_K,
+  Q5_K_M,
+  Q5_K_S,
+  Q5_0,
+  Q4_K_M,
+  Q4_K_S,
+  Q4_0,
+  Q3_K_M,
+  Q2_K
 };
 enum class KvFormat { Bf16, Fp16, Fp8, Int8, Int4 };
 
@@ -32,12 +52,12 @@ double nominal_bits(WeightFormat f);  // bits of the quantized values alone (16 
 // blocks' nn.Linear weights quantized; embeddings, LM head, norms and biases keep their own
 // precision (per format, see precision.cpp).
 struct WeightBytes {
-  double linear = 0;      // all blocks' linear layers
-  double embedding = 0;   // input embeddings (+ positions, token types)
-  double lm_head = 0;     // output projection (0 when tied and not stored twice)
-  double other = 0;       // norms, biases, pooler
-  double vision = 0;      // vision tower and projector (16-bit; loads with the embeddings)
-  double per_layer = 0;   // one average transformer block (linear + its share of other)
+  double linear = 0;     // all blocks' linear layers
+  double embedding = 0;  // input embeddings (+ positions, token types)
+  double lm_head = 0;    // output projection (0 when tied and not stored twice)
+  double other = 0;      // norms, biases, pooler
+  double vision = 0;     // vision tower and projector (16-bit; loads with the embeddings)
+  double per_layer = 0;  // one average transformer block (linear + its share of other)
   double total() const { return linear + embedding + lm_head + other + vision; }
 };
 WeightBytes weight_bytes(const Architecture& arch, WeightFormat f);

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "scenario/engines.h"
 #include "base/error.h"
+#include "scenario/engines.h"
 
 namespace gpusizer {
 
@@ -34,18 +34,23 @@ std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
   std::string kind;
   const std::string unsupported = unsupported_reason(s, gpu, &kind);
   if (!unsupported.empty()) {
-    out.push_back({"format_unsupported", "weights", unsupported, json_object({{"gpu", gpu.name}, {"weights", to_string(s.weights)}, {"kind", kind}})});
+    out.push_back({"format_unsupported", "weights", unsupported,
+                   json_object({{"gpu", gpu.name}, {"weights", to_string(s.weights)}, {"kind", kind}})});
   }
-  const bool bf16_used = s.weights == WeightFormat::Bf16 || s.kv_cache == KvFormat::Bf16 ||
-                         (is_training(s.task) && s.weights != WeightFormat::Fp16 && s.weights != WeightFormat::Fp32);
+  const bool bf16_used =
+      s.weights == WeightFormat::Bf16 || s.kv_cache == KvFormat::Bf16 ||
+      (is_training(s.task) && s.weights != WeightFormat::Fp16 && s.weights != WeightFormat::Fp32);
   if (bf16_used && !gpu.supports_bf16) {
-    out.push_back({"bf16_unsupported", s.weights == WeightFormat::Bf16 ? "weights" : "kv_cache",
-                   gpu.name + " has no native bf16: use fp16 (engines fall back to fp16 or emulate bf16 slowly)", json_object({{"gpu", gpu.name}})});
+    out.push_back(
+        {"bf16_unsupported", s.weights == WeightFormat::Bf16 ? "weights" : "kv_cache",
+         gpu.name + " has no native bf16: use fp16 (engines fall back to fp16 or emulate bf16 slowly)",
+         json_object({{"gpu", gpu.name}})});
   }
   const bool fp8_used = s.weights == WeightFormat::Fp8 || s.kv_cache == KvFormat::Fp8;
   if (fp8_used && !gpu.supports_fp8) {
     out.push_back({"fp8_unsupported", s.weights == WeightFormat::Fp8 ? "weights" : "kv_cache",
-                   gpu.name + " has no fp8 tensor cores (Ada, Hopper and later do): fp8 runs as weight-only dequantisation or not at all",
+                   gpu.name + " has no fp8 tensor cores (Ada, Hopper and later do): fp8 runs as weight-only "
+                              "dequantisation or not at all",
                    json_object({{"gpu", gpu.name}})});
   }
   return out;
@@ -70,11 +75,13 @@ std::vector<Remedy> remedies(const Scenario& s, const Gpu& gpu) {
   };
   if (is_training(s.task)) {
     if (s.training.grad_checkpointing != Checkpointing::Full) {
-      attempt("grad_checkpointing", "training.grad_checkpointing", "full", [](Scenario& t) { t.training.grad_checkpointing = Checkpointing::Full; });
+      attempt("grad_checkpointing", "training.grad_checkpointing", "full",
+              [](Scenario& t) { t.training.grad_checkpointing = Checkpointing::Full; });
     }
     if (s.batch > 1) attempt("batch_1", "batch", 1, [](Scenario& t) { t.batch = 1; });
     // Several GPUs holding a whole copy each: ZeRO-3 (DeepSpeed) or FSDP full sharding keeps 1/N of
-    // the parameters, frozen ones included, on each (Rajbhandari et al. 2019, ZeRO, sec. 5.3 parameter partitioning).
+    // the parameters, frozen ones included, on each (Rajbhandari et al. 2019, ZeRO, sec. 5.3 parameter
+    // partitioning).
     if (s.gpus > 1 && s.training.zero < 3 && engine_caps(s.engine).zero) {
       attempt("zero3", "training.zero", 3, [](Scenario& t) { t.training.zero = 3; });
     }
@@ -84,9 +91,11 @@ std::vector<Remedy> remedies(const Scenario& s, const Gpu& gpu) {
         t.training.grad_checkpointing = Checkpointing::Full;
       });
       if (s.training.optimizer == Optimizer::Adamw) {
-        attempt("adamw_8bit", "training.optimizer", "adamw-8bit", [](Scenario& t) { t.training.optimizer = Optimizer::Adamw8bit; });
+        attempt("adamw_8bit", "training.optimizer", "adamw-8bit",
+                [](Scenario& t) { t.training.optimizer = Optimizer::Adamw8bit; });
       }
-      if (engine_caps(s.engine).zero && !(s.training.zero == 3 && s.training.offload_optimizer && s.training.offload_params)) {
+      if (engine_caps(s.engine).zero &&
+          !(s.training.zero == 3 && s.training.offload_optimizer && s.training.offload_params)) {
         attempt("zero3_offload", "training.zero", 3, [](Scenario& t) {
           t.training.zero = 3;
           t.training.offload_optimizer = true;
@@ -110,7 +119,8 @@ std::vector<Remedy> remedies(const Scenario& s, const Gpu& gpu) {
     }
     if (s.batch > 1) attempt("batch_1", "batch", 1, [](Scenario& t) { t.batch = 1; });
   }
-  std::sort(out.begin(), out.end(), [](const Remedy& a, const Remedy& b) { return a.per_gpu_bytes < b.per_gpu_bytes; });
+  std::sort(out.begin(), out.end(),
+            [](const Remedy& a, const Remedy& b) { return a.per_gpu_bytes < b.per_gpu_bytes; });
   return out;
 }
 
@@ -141,7 +151,8 @@ Estimate estimate(const Scenario& s) {
     if (e.gpu->fits) {  // speed and time of a layout that does not fit are not shown as if it ran
       e.throughput = estimate_throughput(s, *gpu);
       // Serving at concurrency, up to what the KV cache holds at this context (issue 12 item 4).
-      const double cap = e.max ? static_cast<double>(std::max<int64_t>(e.max->batch, s.batch)) : static_cast<double>(s.batch);
+      const double cap = e.max ? static_cast<double>(std::max<int64_t>(e.max->batch, s.batch))
+                               : static_cast<double>(s.batch);
       e.throughput->curve = serving_curve(s, *gpu, cap);
       e.time = job_time(s, *e.throughput);
     } else {
@@ -165,8 +176,11 @@ std::vector<GpuFitRow> fit_on_each(const Scenario& s) {
 }
 
 nlohmann::json to_json(const GpuFitRow& r) {
-  return json_object({{"gpu", r.fit.id}, {"fits", r.fit.fits}, {"per_gpu_bytes", r.per_gpu_bytes},
-                      {"usable_bytes", r.fit.usable_bytes}, {"memory_bytes", r.fit.memory_bytes}});
+  return json_object({{"gpu", r.fit.id},
+                      {"fits", r.fit.fits},
+                      {"per_gpu_bytes", r.per_gpu_bytes},
+                      {"usable_bytes", r.fit.usable_bytes},
+                      {"memory_bytes", r.fit.memory_bytes}});
 }
 
 nlohmann::json to_json(const Warning& w) {
@@ -179,23 +193,34 @@ nlohmann::json to_json(const Estimate& e) {
   const MemoryBreakdown& b = e.memory.breakdown;
   nlohmann::json j;
   j["model"] = json_object({{"name", e.model_name},
-                {"params", e.params.total},
-                {"active_params", e.params.active},
-                {"trainable_params", e.memory.trainable_params}});
+                            {"params", e.params.total},
+                            {"active_params", e.params.active},
+                            {"trainable_params", e.memory.trainable_params}});
   j["memory"] = json_object({{"per_gpu_bytes", e.memory.per_gpu_bytes},
-                 {"breakdown", json_object({{"weights", b.weights}, {"gradients", b.gradients},
-                                {"optimizer", b.optimizer}, {"activations", b.activations},
-                                {"kv_cache", b.kv_cache}, {"runtime", b.runtime}})},
-                 {"host_bytes", e.memory.host_bytes},
-                 {"kv_bytes_per_token", e.memory.kv_bytes_per_token}});
+                             {"breakdown", json_object({{"weights", b.weights},
+                                                        {"gradients", b.gradients},
+                                                        {"optimizer", b.optimizer},
+                                                        {"activations", b.activations},
+                                                        {"kv_cache", b.kv_cache},
+                                                        {"runtime", b.runtime}})},
+                             {"host_bytes", e.memory.host_bytes},
+                             {"kv_bytes_per_token", e.memory.kv_bytes_per_token}});
   add_memory_json(e.memory, &j["memory"]);  // figures, engine budget, range (memory_runtime.cpp)
   if (e.gpu) {
-    j["gpu"] = json_object({{"id", e.gpu->id}, {"name", e.gpu->name}, {"memory_bytes", e.gpu->memory_bytes}, {"usable_bytes", e.gpu->usable_bytes}, {"fits", e.gpu->fits}});
+    j["gpu"] = json_object({{"id", e.gpu->id},
+                            {"name", e.gpu->name},
+                            {"memory_bytes", e.gpu->memory_bytes},
+                            {"usable_bytes", e.gpu->usable_bytes},
+                            {"fits", e.gpu->fits}});
   }
   if (!e.remedies.empty()) {
     nlohmann::json r = nlohmann::json::array();
     for (const Remedy& x : e.remedies) {
-      r.push_back(json_object({{"id", x.id}, {"field", x.field}, {"value", x.value}, {"per_gpu_bytes", x.per_gpu_bytes}, {"fits", x.fits}}));
+      r.push_back(json_object({{"id", x.id},
+                               {"field", x.field},
+                               {"value", x.value},
+                               {"per_gpu_bytes", x.per_gpu_bytes},
+                               {"fits", x.fits}}));
     }
     j["remedies"] = r;
   }

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/max_solver.h"
 #include "memory/memory.h"
+#include "plan/max_solver.h"
 #include "scenario/scenario.h"
 #include "speed/speed.h"
 
@@ -19,14 +19,15 @@ struct GpuFit {
   double memory_bytes = 0;  // what CUDA can allocate on the card
   double usable_bytes = 0;  // memory_bytes less the headroom
   bool fits = false;        // per_gpu_bytes <= usable_bytes (fits_on, max_solver.h)
-  std::string name;         // the catalog's name, for a reader with no catalog at hand (the page's first figure)
+  std::string name;  // the catalog's name, for a reader with no catalog at hand (the page's first figure)
 };
 
 // A change that would make a scenario that does not fit need less memory, with its figure.
 struct Remedy {
-  std::string id;       // "grad_checkpointing", "lora", "qlora", "zero3_offload", "adamw_8bit", "batch_1", "kv_fp8", "awq_int4"
-  std::string field;    // the scenario field it changes
-  nlohmann::json value; // the value it sets there
+  std::string id;        // "grad_checkpointing", "lora", "qlora", "zero3_offload", "adamw_8bit", "batch_1",
+                         // "kv_fp8", "awq_int4"
+  std::string field;     // the scenario field it changes
+  nlohmann::json value;  // the value it sets there
   double per_gpu_bytes = 0;
   bool fits = false;
 };
@@ -36,7 +37,7 @@ struct Estimate {
   ParamCounts params;
   MemoryEstimate memory;
   std::optional<GpuFit> gpu;
-  std::optional<MaxFit> max;  // largest batch / seq_len that fit the GPU
+  std::optional<MaxFit> max;             // largest batch / seq_len that fit the GPU
   std::optional<Throughput> throughput;  // needs a GPU
   std::optional<JobTime> time;           // needs a GPU and training.tokens
   std::vector<Remedy> remedies;          // when it does not fit the GPU: what would, with figures

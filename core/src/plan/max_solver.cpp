@@ -17,8 +17,10 @@ int64_t largest_fitting(int64_t hi, const Fits& fits) {
   int64_t lo = 1;  // fits(lo) holds
   while (lo < hi) {
     const int64_t mid = lo + (hi - lo + 1) / 2;
-    if (fits(mid)) lo = mid;
-    else hi = mid - 1;
+    if (fits(mid))
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return lo;
 }
@@ -34,7 +36,9 @@ void set_seq_len(Scenario& t, double prompt_share, int64_t seq_len) {
 
 double usable_bytes(const Scenario& s, const Gpu& gpu) { return (1 - s.headroom) * gpu.memory_bytes; }
 
-bool fits_on(const Scenario& s, const Gpu& gpu, double per_gpu_bytes) { return per_gpu_bytes <= usable_bytes(s, gpu); }
+bool fits_on(const Scenario& s, const Gpu& gpu, double per_gpu_bytes) {
+  return per_gpu_bytes <= usable_bytes(s, gpu);
+}
 
 MaxFit max_fit(const Scenario& s, const Gpu& gpu) {
   // One working copy, changed in place per probe: a Scenario carries the model as given

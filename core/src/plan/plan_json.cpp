@@ -15,7 +15,9 @@ nlohmann::json to_json(const Plan& p) {
   const Instance& i = *p.instance;
   json j = json::object();
   json::object_t& o = j.get_ref<json::object_t&>();
-  auto put = [](json::object_t& to, const char* key, json value) { to.emplace_hint(to.end(), key, std::move(value)); };
+  auto put = [](json::object_t& to, const char* key, json value) {
+    to.emplace_hint(to.end(), key, std::move(value));
+  };
   put(o, "billing", i.billing);
   if (p.cost) put(o, "cost", *p.cost);
   if (p.cost_per_million_tokens) put(o, "cost_per_million_tokens", *p.cost_per_million_tokens);
@@ -75,8 +77,14 @@ nlohmann::json to_json(const Plan& p) {
 }
 
 nlohmann::json to_json(const GpuTakes& t) {
-  nlohmann::json j = json_object({{"gpu", t.gpu->id}, {"fits", t.fits}, {"gpus", t.gpus}, {"tp", t.tp}, {"pp", t.pp},
-                      {"zero", t.zero}, {"per_gpu_bytes", t.per_gpu_bytes}, {"usable_bytes", t.usable_bytes}});
+  nlohmann::json j = json_object({{"gpu", t.gpu->id},
+                                  {"fits", t.fits},
+                                  {"gpus", t.gpus},
+                                  {"tp", t.tp},
+                                  {"pp", t.pp},
+                                  {"zero", t.zero},
+                                  {"per_gpu_bytes", t.per_gpu_bytes},
+                                  {"usable_bytes", t.usable_bytes}});
   if (!t.reason.empty()) j["reason"] = t.reason;
   if (!t.reason_code.empty()) j["reason_code"] = t.reason_code;
   if (!t.reason_values.empty()) j["reason_values"] = t.reason_values;
@@ -95,7 +103,7 @@ nlohmann::json rank_json(const Scenario& s) {
   }
   nlohmann::json out = nlohmann::json::object();
   out["plans"] = std::move(plans);  // moved: an initializer list would copy every plan
-  if (!all.empty()) {  // absent keys are omitted, not empty (spec)
+  if (!all.empty()) {               // absent keys are omitted, not empty (spec)
     out["warnings"] = std::move(warnings);
     out["warning_details"] = std::move(details);
   }

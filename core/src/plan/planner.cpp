@@ -5,10 +5,10 @@
 // sets (gpus, tp, pp, training.zero, engine, filters) is read from it alone and kept in every plan.
 #include "plan/planner.h"
 
-#include "scenario/engines.h"
 #include "base/error.h"
-#include "plan/estimate.h"
 #include "base/format.h"
+#include "plan/estimate.h"
+#include "scenario/engines.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,7 +53,9 @@ ConfigKey key_of(const Config& c) { return {c.tp, c.pp, c.zero, c.gpus}; }
 struct Shape {
   int64_t per_instance = 1;
   bool can_span = false;
-  bool operator<(const Shape& o) const { return std::tie(per_instance, can_span) < std::tie(o.per_instance, o.can_span); }
+  bool operator<(const Shape& o) const {
+    return std::tie(per_instance, can_span) < std::tie(o.per_instance, o.can_span);
+  }
 };
 
 // Memory is evaluated once per configuration without a card and reused for every GPU type:
@@ -108,12 +110,16 @@ double per_gpu_bytes(Search& z, const Config& c, const Gpu& gpu) {
   return it->second + runtime_bytes(z.base, &gpu);
 }
 
-bool fits(Search& z, const Config& c, const Gpu& gpu) { return per_gpu_bytes(z, c, gpu) <= usable_bytes(z.s, gpu); }
+bool fits(Search& z, const Config& c, const Gpu& gpu) {
+  return per_gpu_bytes(z, c, gpu) <= usable_bytes(z.s, gpu);
+}
 
 const Throughput& throughput_of(Search& z, const Config& c, const Gpu& gpu, const Links& links) {
-  const auto key = std::make_tuple(&gpu, key_of(c), links.intra_bytes_per_s, links.inter_bytes_per_s, links.gpus_per_node, links.rdma);
+  const auto key = std::make_tuple(&gpu, key_of(c), links.intra_bytes_per_s, links.inter_bytes_per_s,
+                                   links.gpus_per_node, links.rdma);
   auto it = z.speed.find(key);
-  if (it == z.speed.end()) it = z.speed.emplace(key, estimate_throughput(at(z, c), gpu, z.costs, links)).first;
+  if (it == z.speed.end())
+    it = z.speed.emplace(key, estimate_throughput(at(z, c), gpu, z.costs, links)).first;
   return it->second;
 }
 
@@ -123,8 +129,10 @@ int64_t first_true(int64_t lo, int64_t hi, Ok ok) {
   if (lo > hi || !ok(hi)) return hi + 1;
   while (lo < hi) {
     const int64_t mid = lo + (hi - lo) / 2;
-    if (ok(mid)) hi = mid;
-    else lo = mid + 1;
+    if (ok(mid))
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   return lo;
 }
@@ -194,7 +202,9 @@ std::vector<Config> serving_configs(Search& z, const Gpu& gpu, const Shape& shap
     if (max_pp < 1) continue;
     int64_t pp = s.pp;
     if (!s.pp_set) {
-      pp = std::min(max_pp, fewest_fitting(z, gpu, max_pp, [&](int64_t p) { return Config{tp, p, 0, tp * p}; }));
+      pp = std::min(max_pp, fewest_fitting(z, gpu, max_pp, [&](int64_t p) {
+                      return Config{tp, p, 0, tp * p};
+                    }));
       // With a GPU count set, the replica must divide it: the next stage count that does.
       while (s.gpus_set && s.gpus % (tp * pp) != 0 && pp < max_pp) ++pp;
     }
@@ -245,7 +255,9 @@ std::vector<Config> training_configs(Search& z, const Gpu& gpu, const Shape& sha
       int64_t max_steps = z.max_gpus / step_gpus;
       if (!shape.can_span) max_steps = std::min<int64_t>(max_steps, step_gpus <= shape.per_instance ? 1 : 0);
       if (max_steps < 1) continue;
-      const int64_t steps = fewest_fitting(z, gpu, max_steps, [&](int64_t k) { return Config{tp, s.pp, widest, k * step_gpus}; });
+      const int64_t steps = fewest_fitting(z, gpu, max_steps, [&](int64_t k) {
+        return Config{tp, s.pp, widest, k * step_gpus};
+      });
       gpus = std::min(steps, max_steps) * step_gpus;
     }
     Config c{tp, s.pp, widest, gpus};
@@ -253,7 +265,8 @@ std::vector<Config> training_configs(Search& z, const Gpu& gpu, const Shape& sha
     if (spans(z, c, shape.per_instance) && !shape.can_span) continue;
     c.zero = lowest_zero(z, gpu, c);
     out.push_back(c);
-    if (gpus <= shape.per_instance && tp == 1 && fits(z, c, gpu)) break;  // one instance without TP: nothing cheaper
+    if (gpus <= shape.per_instance && tp == 1 && fits(z, c, gpu))
+      break;  // one instance without TP: nothing cheaper
   }
   return out;
 }
@@ -262,7 +275,10 @@ const std::vector<Config>& layouts(Search& z, const Gpu& gpu, const Shape& shape
   const auto key = std::make_tuple(&gpu, shape);
   auto it = z.layouts.find(key);
   if (it == z.layouts.end()) {
-    it = z.layouts.emplace(key, is_training(z.s.task) ? training_configs(z, gpu, shape) : serving_configs(z, gpu, shape)).first;
+    it = z.layouts
+             .emplace(key, is_training(z.s.task) ? training_configs(z, gpu, shape)
+                                                 : serving_configs(z, gpu, shape))
+             .first;
   }
   return it->second;
 }
@@ -332,19 +348,26 @@ PlanLinks plan_links(const Search& z, const Instance& i, const Config& c) {
 void add_plan_warnings(const Search& z, Plan& p) {
   const Instance& i = *p.instance;
   if (p.links.spans_instances && i.rdma.empty()) {
-    p.warnings.push_back({"no_rdma", "gpus", "the plan crosses " + std::to_string(p.instances) + " instances over TCP (" +
-                                                 fixed(i.network_gbps, 0) + " Gbit/s, no RDMA): expect collectives several times slower than over InfiniBand/RoCE/EFA",
-                          json_object({{"instances", p.instances}, {"gbps", i.network_gbps}})});
+    p.warnings.push_back(
+        {"no_rdma", "gpus",
+         "the plan crosses " + std::to_string(p.instances) + " instances over TCP (" +
+             fixed(i.network_gbps, 0) +
+             " Gbit/s, no RDMA): expect collectives several times slower than over InfiniBand/RoCE/EFA",
+         json_object({{"instances", p.instances}, {"gbps", i.network_gbps}})});
   }
   if (p.links.spans_instances && is_training(z.s.task) && i.network_gbps < kZeroNetworkGbps) {
-    p.warnings.push_back({"slow_network", "training.zero", "ZeRO-" + std::to_string(p.zero) + " across instances with " + fixed(i.network_gbps, 0) +
-                                                               " Gbit/s between them: below the 100 Gbit/s that multi-node ZeRO needs",
-                          json_object({{"zero", p.zero}, {"gbps", i.network_gbps}, {"min_gbps", kZeroNetworkGbps}})});
+    p.warnings.push_back(
+        {"slow_network", "training.zero",
+         "ZeRO-" + std::to_string(p.zero) + " across instances with " + fixed(i.network_gbps, 0) +
+             " Gbit/s between them: below the 100 Gbit/s that multi-node ZeRO needs",
+         json_object({{"zero", p.zero}, {"gbps", i.network_gbps}, {"min_gbps", kZeroNetworkGbps}})});
   }
   if (const auto age = price_age_days(z.s, i); age && *age > kStalePriceDays) {
-    p.warnings.push_back({"price_stale", "pricing.overrides", "the price of " + i.instance + " dates from " + i.price_date + " (" +
-                                                                  std::to_string(*age / 30) + " months ago): check it or override it",
-                          json_object({{"instance", i.instance}, {"date", i.price_date}, {"months", *age / 30}})});
+    p.warnings.push_back(
+        {"price_stale", "pricing.overrides",
+         "the price of " + i.instance + " dates from " + i.price_date + " (" + std::to_string(*age / 30) +
+             " months ago): check it or override it",
+         json_object({{"instance", i.instance}, {"date", i.price_date}, {"months", *age / 30}})});
   }
 }
 
@@ -380,15 +403,19 @@ int64_t max_replica_batch(Search& z, const Config& c, const Gpu& gpu) {
 }
 
 // The replica's concurrency under the latency targets, its capacity, and the replicas the load needs.
-std::optional<PlanLoad> plan_load(Search& z, const Instance& i, const Gpu& gpu, const Config& replica_layout) {
+std::optional<PlanLoad> plan_load(Search& z, const Instance& i, const Gpu& gpu,
+                                  const Config& replica_layout) {
   const Load& load = *z.s.load;
   const Links links = links_of(i, gpu);
   Scenario t = at(z, replica_layout);
-  const double prompt = static_cast<double>(z.s.prompt_tokens), output = static_cast<double>(std::max<int64_t>(z.s.output_tokens, 1));
+  const double prompt = static_cast<double>(z.s.prompt_tokens),
+               output = static_cast<double>(std::max<int64_t>(z.s.output_tokens, 1));
   const double context = prompt + output / 2;
   // A request joining a running replica: its prefill (chunked into the running steps), then one step.
   const double prefill = prefill_seconds(t, gpu, z.costs, links, 1, prompt);
-  auto tpot = [&](int64_t b) { return decode_step_seconds(t, gpu, z.costs, links, static_cast<double>(b), context); };
+  auto tpot = [&](int64_t b) {
+    return decode_step_seconds(t, gpu, z.costs, links, static_cast<double>(b), context);
+  };
   auto meets = [&](int64_t b) {
     const double step = tpot(b);
     return (!load.tpot_s || step <= *load.tpot_s) && (!load.ttft_s || prefill + step <= *load.ttft_s);
@@ -442,7 +469,9 @@ Plan make_plan(Search& z, const Instance& instance, const Gpu& gpu, const Config
       p.price_per_hour = p.load->price_per_hour;
       p.links = plan_links(z, instance, {c.tp, c.pp, 0, p.gpus});
     } else {
-      p.warnings.push_back({"latency_target_unmet", "load", "even one sequence per replica misses the latency target on " + gpu.id, json_object({{"gpu", gpu.name}})});
+      p.warnings.push_back({"latency_target_unmet", "load",
+                            "even one sequence per replica misses the latency target on " + gpu.id,
+                            json_object({{"gpu", gpu.name}})});
     }
   }
   add_plan_warnings(z, p);
@@ -478,23 +507,30 @@ std::string gib(double bytes) { return fixed(bytes / kGiB, 1) + " GiB"; }
 
 std::string layout_text(const Search& z, const Config& c) {
   return "tp " + std::to_string(c.tp) + ", pp " + std::to_string(c.pp) +
-         (is_training(z.s.task) ? ", ZeRO-" + std::to_string(c.zero) : "") + " on " + std::to_string(c.gpus) + " GPUs";
+         (is_training(z.s.task) ? ", ZeRO-" + std::to_string(c.zero) : "") + " on " + std::to_string(c.gpus) +
+         " GPUs";
 }
 
 std::string reason_for(const Search& z, const Plan& p, const Gpu& gpu, nlohmann::json* values) {
   *values = json_object({{"gpu", gpu.name}, {"headroom", z.s.headroom}});
-  std::string r = "needs " + gib(p.per_gpu_bytes) + " per GPU at " + layout_text(z, {p.tp, p.pp, p.zero, p.gpus}) + "; " +
-                  gpu.id + " has " + gib(p.usable_bytes) + " usable (" +
+  std::string r = "needs " + gib(p.per_gpu_bytes) + " per GPU at " +
+                  layout_text(z, {p.tp, p.pp, p.zero, p.gpus}) + "; " + gpu.id + " has " +
+                  gib(p.usable_bytes) + " usable (" +
                   std::to_string(static_cast<int>(std::lround(z.s.headroom * 100))) + " % headroom kept)";
   if (!can_span(z, *p.instance) && p.gpus >= p.instance->gpus) {
-    (*values)["span"] = !p.instance->cluster ? "no_cluster" : p.instance->network_gbps < kSpanMinGbps ? "slow_network" : "single_machine";
+    (*values)["span"] = !p.instance->cluster                      ? "no_cluster"
+                        : p.instance->network_gbps < kSpanMinGbps ? "slow_network"
+                                                                  : "single_machine";
     (*values)["instance"] = p.instance->instance;
     (*values)["network_gbps"] = p.instance->network_gbps;
     (*values)["engine"] = to_string(z.s.engine);
     r += "; no layout across several " + p.instance->instance + " is planned (" +
          (!p.instance->cluster ? std::string("the provider offers no cluster network for it")
-          : p.instance->network_gbps < kSpanMinGbps ? "its " + fixed(p.instance->network_gbps, 0) + " Gbit/s network is below the 100 Gbit/s a cross-instance layout needs"
-                                                     : std::string("engine ") + to_string(z.s.engine) + " runs on one machine") + ")";
+          : p.instance->network_gbps < kSpanMinGbps
+              ? "its " + fixed(p.instance->network_gbps, 0) +
+                    " Gbit/s network is below the 100 Gbit/s a cross-instance layout needs"
+              : std::string("engine ") + to_string(z.s.engine) + " runs on one machine") +
+         ")";
   }
   if (z.s.filters.max_gpus) {
     r += "; max_gpus is " + std::to_string(*z.s.filters.max_gpus);
@@ -507,7 +543,8 @@ std::string reason_for(const Search& z, const Plan& p, const Gpu& gpu, nlohmann:
 // own layout does not suit the instance): the scenario's own degrees on one instance.
 Config fallback_config(const Search& z, const Instance& i) {
   Config c{z.s.tp, z.s.pp, z.s.zero_set ? z.s.training.zero : 0, z.s.gpus_set ? z.s.gpus : z.s.tp * z.s.pp};
-  if (!z.s.gpus_set && is_training(z.s.task)) c.gpus = std::max<int64_t>(c.gpus, std::min<int64_t>(i.gpus, z.max_gpus));
+  if (!z.s.gpus_set && is_training(z.s.task))
+    c.gpus = std::max<int64_t>(c.gpus, std::min<int64_t>(i.gpus, z.max_gpus));
   if (c.gpus % (c.tp * c.pp) != 0) c.gpus = c.tp * c.pp;
   return c;
 }
@@ -539,15 +576,21 @@ Plan instance_plan(Search& z, const Instance& instance, bool explain) {
     best->reason_code = "too_large";
   }
   if (configs.empty()) {
-    not_runnable(*best, !explain ? std::string() :
-                   "no layout of " + (z.s.gpus_set ? std::to_string(z.s.gpus) + " GPUs" : std::string("this size")) + " can run on " +
-                   instance.instance + " (" + std::to_string(instance.gpus) + " GPUs per instance" +
-                   (instance.cluster ? "" : ", no cluster network") + "; engine " + to_string(z.s.engine) +
-                   (z.caps.multi_node ? "" : " runs on one machine") + ")");
+    not_runnable(
+        *best, !explain ? std::string()
+                        : "no layout of " +
+                              (z.s.gpus_set ? std::to_string(z.s.gpus) + " GPUs" : std::string("this size")) +
+                              " can run on " + instance.instance + " (" + std::to_string(instance.gpus) +
+                              " GPUs per instance" + (instance.cluster ? "" : ", no cluster network") +
+                              "; engine " + to_string(z.s.engine) +
+                              (z.caps.multi_node ? "" : " runs on one machine") + ")");
     if (explain) {
       best->reason_code = "no_layout";
-      best->reason_values = json_object({{"instance", instance.instance}, {"per_instance", instance.gpus}, {"cluster", instance.cluster},
-                             {"engine", to_string(z.s.engine)}, {"multi_node", z.caps.multi_node}});
+      best->reason_values = json_object({{"instance", instance.instance},
+                                         {"per_instance", instance.gpus},
+                                         {"cluster", instance.cluster},
+                                         {"engine", to_string(z.s.engine)},
+                                         {"multi_node", z.caps.multi_node}});
       if (z.s.gpus_set) best->reason_values["gpus"] = z.s.gpus;
       if (z.s.filters.max_gpus) {
         best->reason += "; max_gpus is " + std::to_string(*z.s.filters.max_gpus);
@@ -561,7 +604,8 @@ Plan instance_plan(Search& z, const Instance& instance, bool explain) {
   if (!unsupported.empty()) {
     not_runnable(*best, unsupported);
     best->reason_code = "format_unsupported";
-    best->reason_values = json_object({{"gpu", gpu.name}, {"weights", to_string(z.s.weights)}, {"kind", kind}});
+    best->reason_values =
+        json_object({{"gpu", gpu.name}, {"weights", to_string(z.s.weights)}, {"kind", kind}});
   }
   return std::move(*best);
 }
@@ -593,7 +637,9 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
       const int64_t hi = (multi ? z.max_gpus : kNodeGpus) / replica;
       if (hi < 1) continue;
       const int widest = widest_zero(z);
-      const int64_t k = std::min(hi, fewest_fitting(z, gpu, hi, [&](int64_t n) { return Config{tp, z.s.pp, widest, n * replica}; }));
+      const int64_t k = std::min(hi, fewest_fitting(z, gpu, hi, [&](int64_t n) {
+                                   return Config{tp, z.s.pp, widest, n * replica};
+                                 }));
       Config c{tp, z.s.pp, widest, k * replica};
       c.zero = lowest_zero(z, gpu, c);
       consider(c);
@@ -603,7 +649,9 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
         consider({tp, z.s.pp, 0, tp * z.s.pp});
         continue;
       }
-      const int64_t pp = std::min(hi, fewest_fitting(z, gpu, hi, [&](int64_t p) { return Config{tp, p, 0, tp * p}; }));
+      const int64_t pp = std::min(hi, fewest_fitting(z, gpu, hi, [&](int64_t p) {
+                                    return Config{tp, p, 0, tp * p};
+                                  }));
       consider({tp, pp, 0, tp * pp});
     }
   }
@@ -617,7 +665,8 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
     out.per_gpu_bytes = per_gpu_bytes(z, *shown, gpu);
   }
   if (!out.fits) {
-    out.reason = shown ? "needs " + gib(out.per_gpu_bytes) + " per GPU even at " + layout_text(z, *shown) + "; " + gib(out.usable_bytes) + " usable"
+    out.reason = shown ? "needs " + gib(out.per_gpu_bytes) + " per GPU even at " + layout_text(z, *shown) +
+                             "; " + gib(out.usable_bytes) + " usable"
                        : "no layout within max_gpus";
     out.reason_code = shown ? "too_large" : "no_layout";
   }
@@ -663,7 +712,10 @@ namespace {
 
 // A load sets the GPU count through its replicas (estimate ignores the load, so both may be given there).
 void refuse_load_with_gpus(const Scenario& s) {
-  if (s.load && s.gpus_set) throw_input_error("load", "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"", "load_with_gpus");
+  if (s.load && s.gpus_set)
+    throw_input_error("load",
+                      "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"",
+                      "load_with_gpus");
 }
 
 }  // namespace

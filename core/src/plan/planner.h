@@ -19,8 +19,9 @@ namespace gpusizer {
 struct PlanLinks {
   std::string inside = "none";    // the instance's gpu_link, when the plan uses more than one of its GPUs
   double inside_bytes_per_s = 0;  // per GPU, bidirectional
-  bool spans_instances = false;   // one replica (serving) or the data-parallel group (training) crosses instances
-  std::string between;            // what carries that traffic: "infiniband", "efa", "erdma", ..., or "tcp"
+  bool spans_instances =
+      false;            // one replica (serving) or the data-parallel group (training) crosses instances
+  std::string between;  // what carries that traffic: "infiniband", "efa", "erdma", ..., or "tcp"
   double between_gbps = 0;
 };
 
@@ -33,8 +34,8 @@ struct PlanLoad {
   double ttft_s = 0;                    // time to first token of a request joining a full replica
   double tpot_s = 0;                    // time per output token at that concurrency
   int64_t instances = 0;
-  double price_per_hour = 0;            // all instances of all replicas
-  double cost_per_million_tokens = 0;   // output tokens, at the stated request rate
+  double price_per_hour = 0;           // all instances of all replicas
+  double cost_per_million_tokens = 0;  // output tokens, at the stated request rate
 };
 
 struct Plan {
@@ -44,9 +45,9 @@ struct Plan {
   int64_t tp = 1;
   int64_t pp = 1;
   int zero = 0;
-  int64_t replicas = 1;       // data-parallel replicas: gpus / (tp x pp)
-  double per_gpu_bytes = 0;   // the need, on the busiest GPU
-  double usable_bytes = 0;    // the card's memory less the headroom: fits = need <= usable
+  int64_t replicas = 1;      // data-parallel replicas: gpus / (tp x pp)
+  double per_gpu_bytes = 0;  // the need, on the busiest GPU
+  double usable_bytes = 0;   // the card's memory less the headroom: fits = need <= usable
   bool fits = false;
   double price_per_instance_hour = 0;  // one instance, in `currency`
   double price_per_hour = 0;           // all instances of the plan, in `currency`
@@ -74,8 +75,8 @@ struct GpuTakes {
   int zero = 0;
   double per_gpu_bytes = 0;  // of that layout (or of the closest one when none fits)
   double usable_bytes = 0;
-  std::string reason;        // why none fits (format unsupported, beyond max_gpus)
-  std::string reason_code;   // its stable id (docs/errors.md, "Reasons")
+  std::string reason;       // why none fits (format unsupported, beyond max_gpus)
+  std::string reason_code;  // its stable id (docs/errors.md, "Reasons")
   nlohmann::json reason_values = nlohmann::json::object();
 };
 

@@ -5,13 +5,13 @@
 
 #include <algorithm>
 
-#include "model/architecture.h"
-#include "catalog/catalog.h"
 #include "base/error.h"
-#include "plan/planner.h"
-#include "model/precision.h"
-#include "scenario/scenario.h"
 #include "base/json_reader.h"
+#include "catalog/catalog.h"
+#include "model/architecture.h"
+#include "model/precision.h"
+#include "plan/planner.h"
+#include "scenario/scenario.h"
 
 namespace gpusizer {
 namespace {
@@ -27,16 +27,17 @@ constexpr double kGB = 1e9;
 const char* const kMarketKeys[] = {"pricing", "filters", "headroom", "efficiency", "schema"};
 // Keys a column's overrides may set, per kind; the task is the column's identity and the
 // layout (gpu, gpus, tp, pp) is the planner's answer.
-const char* const kServingKeys[] = {"seq_len", "batch", "prompt_tokens", "output_tokens", "kv_cache",
-                                    "weights", "engine", "flash_attention"};
+const char* const kServingKeys[] = {"seq_len",  "batch",   "prompt_tokens", "output_tokens",
+                                    "kv_cache", "weights", "engine",        "flash_attention"};
 const char* const kTrainingKeys[] = {"seq_len", "batch", "weights", "engine", "flash_attention", "training"};
-const char* const kTrainingSubKeys[] = {"optimizer", "master_weights", "grad_checkpointing", "zero",
-                                        "offload_optimizer", "offload_params", "lora_rank", "lora_targets",
-                                        "grad_accum", "tokens"};
+const char* const kTrainingSubKeys[] = {
+    "optimizer",      "master_weights", "grad_checkpointing", "zero",       "offload_optimizer",
+    "offload_params", "lora_rank",      "lora_targets",       "grad_accum", "tokens"};
 
 template <size_t N>
 bool listed(const char* const (&keys)[N], const std::string& key) {
-  return std::find_if(std::begin(keys), std::end(keys), [&](const char* k) { return key == k; }) != std::end(keys);
+  return std::find_if(std::begin(keys), std::end(keys), [&](const char* k) { return key == k; }) !=
+         std::end(keys);
 }
 
 const Workload* find_workload(const std::string& id) {
@@ -61,22 +62,29 @@ struct Inputs {
 
 void check_overrides(const Workload& w, const json& overrides) {
   const std::string at = "columns." + w.id;
-  if (!overrides.is_object()) throw_input_error(at, "must be an object of scenario keys", "object", {{"type", overrides.type_name()}});
+  if (!overrides.is_object())
+    throw_input_error(at, "must be an object of scenario keys", "object", {{"type", overrides.type_name()}});
   for (auto it = overrides.begin(); it != overrides.end(); ++it) {
     const bool allowed = w.serving ? listed(kServingKeys, it.key()) : listed(kTrainingKeys, it.key());
     if (!allowed) {
-      throw_input_error(at + "." + it.key(), "is not a setting of this column (the planner chooses gpu, gpus, tp and pp)", "column_setting");
+      throw_input_error(at + "." + it.key(),
+                        "is not a setting of this column (the planner chooses gpu, gpus, tp and pp)",
+                        "column_setting");
     }
     if (it.key() != "training") continue;
-    if (!it->is_object()) throw_input_error(at + ".training", "must be an object", "object", {{"type", it->type_name()}});
+    if (!it->is_object())
+      throw_input_error(at + ".training", "must be an object", "object", {{"type", it->type_name()}});
     for (auto t = it->begin(); t != it->end(); ++t) {
-      if (!listed(kTrainingSubKeys, t.key())) throw_input_error(at + ".training." + t.key(), "is not a training setting", "unknown_key");
+      if (!listed(kTrainingSubKeys, t.key()))
+        throw_input_error(at + ".training." + t.key(), "is not a training setting", "unknown_key");
     }
   }
 }
 
 Inputs read_inputs(const json& input) {
-  if (!input.is_object()) throw_input_error("input", "must be an object (models, columns, context, pricing, filters)", "object", {{"type", input.type_name()}});
+  if (!input.is_object())
+    throw_input_error("input", "must be an object (models, columns, context, pricing, filters)", "object",
+                      {{"type", input.type_name()}});
   Inputs in;
   for (auto it = input.begin(); it != input.end(); ++it) {
     const std::string& key = it.key();
@@ -86,16 +94,22 @@ Inputs read_inputs(const json& input) {
       continue;
     } else {
       // An empty key still gets a visible name, as json_reader.cpp does for scenarios (found by fuzzing).
-      throw_input_error(key.empty() ? "\"\"" : key, "is not a table key (models, columns, context, pricing, filters, headroom, efficiency)", "unknown_key");
+      throw_input_error(
+          key.empty() ? "\"\"" : key,
+          "is not a table key (models, columns, context, pricing, filters, headroom, efficiency)",
+          "unknown_key");
     }
   }
   if (input.contains("models")) {
     const json& models = input.at("models");
-    if (!models.is_array() || models.empty()) throw_input_error("models", "must be a non-empty array of preset ids", "table_models");
+    if (!models.is_array() || models.empty())
+      throw_input_error("models", "must be a non-empty array of preset ids", "table_models");
     for (const json& m : models) {
       if (!m.is_string() || !find_preset(m.get<std::string>())) {
-        throw_input_error("models", "unknown preset id " + m.dump() + " (see `gpusizer models`)", "unknown_model",
-                          {{"name", m.is_string() ? m.get<std::string>() : m.dump()}, {"suggestions", std::vector<std::string>{}}});
+        throw_input_error("models", "unknown preset id " + m.dump() + " (see `gpusizer models`)",
+                          "unknown_model",
+                          {{"name", m.is_string() ? m.get<std::string>() : m.dump()},
+                           {"suggestions", std::vector<std::string>{}}});
       }
       in.models.push_back(m.get<std::string>());
     }
@@ -104,25 +118,33 @@ Inputs read_inputs(const json& input) {
   }
   if (input.contains("context")) {
     const json& c = input.at("context");
-    if (!c.is_object()) throw_input_error("context", "must be an object", "object", {{"type", c.type_name()}});
+    if (!c.is_object())
+      throw_input_error("context", "must be an object", "object", {{"type", c.type_name()}});
     for (auto it = c.begin(); it != c.end(); ++it) {
       if (it.key() == "training") {
-        if (!it->is_object()) throw_input_error("context.training", "must be an object", "object", {{"type", it->type_name()}});
+        if (!it->is_object())
+          throw_input_error("context.training", "must be an object", "object", {{"type", it->type_name()}});
         for (auto t = it->begin(); t != it->end(); ++t) {
-          if (t.key() != "tokens") throw_input_error("context.training." + t.key(), "is not a shared setting (only tokens)", "unknown_key");
+          if (t.key() != "tokens")
+            throw_input_error("context.training." + t.key(), "is not a shared setting (only tokens)",
+                              "unknown_key");
         }
       } else if (it.key() != "seq_len") {
-        throw_input_error("context." + it.key(), "is not a shared setting (seq_len, training.tokens)", "unknown_key");
+        throw_input_error("context." + it.key(), "is not a shared setting (seq_len, training.tokens)",
+                          "unknown_key");
       }
     }
     in.context = c;
   }
   if (input.contains("columns")) {
     const json& c = input.at("columns");
-    if (!c.is_object()) throw_input_error("columns", "must be an object", "object", {{"type", c.type_name()}});
+    if (!c.is_object())
+      throw_input_error("columns", "must be an object", "object", {{"type", c.type_name()}});
     for (auto it = c.begin(); it != c.end(); ++it) {
       const Workload* w = find_workload(it.key());
-      if (!w) throw_input_error("columns." + it.key(), "unknown column (" + column_ids() + ")", "unknown_column", {{"id", it.key()}});
+      if (!w)
+        throw_input_error("columns." + it.key(), "unknown column (" + column_ids() + ")", "unknown_column",
+                          {{"id", it.key()}});
       check_overrides(*w, *it);
     }
     in.columns = c;
@@ -148,7 +170,8 @@ json column_scenario(const Inputs& in, const Workload& w, const std::string& mod
   if (upto != Layers::Defaults) {
     if (in.context.contains("seq_len")) j["seq_len"] = in.context["seq_len"];
     if (!w.serving && in.context.contains("training")) {
-      for (auto t = in.context["training"].begin(); t != in.context["training"].end(); ++t) j["training"][t.key()] = *t;
+      for (auto t = in.context["training"].begin(); t != in.context["training"].end(); ++t)
+        j["training"][t.key()] = *t;
     }
   }
   if (upto == Layers::Overrides && in.columns.contains(w.id)) {
@@ -196,8 +219,10 @@ bool seed_rule(const Scenario& s, double params, double weights_bytes, Seed* out
     *out = {lf, "2x GB", 2 * x * kGB};
   } else if (s.task == Task::Qlora && is_four_bit(s.weights)) {
     *out = {lf, "x/2 GB", x / 2 * kGB};
-  } else if (s.task == Task::Full && s.training.optimizer == Optimizer::Adamw && !s.training.offload_optimizer) {
-    *out = s.training.master_weights ? Seed{lf, "18x GB", 18 * x * kGB} : Seed{lf, "8x GB (pure_bf16)", 8 * x * kGB};
+  } else if (s.task == Task::Full && s.training.optimizer == Optimizer::Adamw &&
+             !s.training.offload_optimizer) {
+    *out = s.training.master_weights ? Seed{lf, "18x GB", 18 * x * kGB}
+                                     : Seed{lf, "8x GB (pure_bf16)", 8 * x * kGB};
   } else {
     return false;
   }
@@ -225,7 +250,9 @@ json note_of(const Scenario& s, const Plan& p) {
   }
   Seed seed;
   if (seed_rule(s, params, weights, &seed)) {
-    const char* verdict = seed.bytes < weights ? "below_weights" : seed.bytes < plan_bytes ? "below_plan" : "covers";
+    const char* verdict = seed.bytes < weights      ? "below_weights"
+                          : seed.bytes < plan_bytes ? "below_plan"
+                                                    : "covers";
     json& j = n["seed"];
     j["source"] = seed.source;
     j["rule"] = seed.rule;
@@ -269,7 +296,8 @@ json cell(const Scenario& column, const std::string& model, const std::string& w
     c["gpu"] = p.instance->gpu_id;
     if (const Gpu* g = find_gpu(p.instance->gpu_id)) c["memory_bytes"] = g->memory_bytes;
     c["plan"] = to_json(p);
-    if (p.fits) c["measure"] = measure_of(p);
+    if (p.fits)
+      c["measure"] = measure_of(p);
     else {
       c["reason"] = "no instance fits; closest: " + p.reason;
       c["reason_code"] = "none_fits";
@@ -361,7 +389,9 @@ const std::vector<std::string>& table_default_models() {
 json table_cell_scenario(const json& input, const std::string& model, const std::string& column) {
   const Inputs in = read_inputs(input);
   const Workload* w = find_workload(column);
-  if (!w) throw_input_error("column", "unknown column " + column + " (" + column_ids() + ")", "unknown_column", {{"id", column}});
+  if (!w)
+    throw_input_error("column", "unknown column " + column + " (" + column_ids() + ")", "unknown_column",
+                      {{"id", column}});
   parse_column(in, *w);
   return column_scenario(in, *w, model, Layers::Overrides);
 }

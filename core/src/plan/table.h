@@ -39,6 +39,7 @@ nlohmann::json table_json(const nlohmann::json& input);
 
 // The scenario one cell ranks: the column's defaults, the context, the column's overrides, the
 // input's pricing/filters/headroom/efficiency and the row's model. Validates like table_json.
-nlohmann::json table_cell_scenario(const nlohmann::json& input, const std::string& model, const std::string& column);
+nlohmann::json table_cell_scenario(const nlohmann::json& input, const std::string& model,
+                                   const std::string& column);
 
 }  // namespace gpusizer

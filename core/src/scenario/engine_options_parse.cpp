@@ -21,9 +21,11 @@ void parse_engine_options(JsonReader& top, EngineOptions* out) {
     if (*v >= 1) throw_input_error("engine_options.mem_fraction_static", "must be below 1", "below_one");
     o.mem_fraction_static = v;
   }
-  if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused", "inplace", "litgpt"})) o.cross_entropy = *v;
+  if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused", "inplace", "litgpt"}))
+    o.cross_entropy = *v;
   if (auto v = r.choice("lora_dropout", {"none", "per-module", "litgpt"})) o.lora_dropout = *v;
-  if (auto v = r.choice("adapter_saves", {"fp32-input", "fp32-input-and-delta", "ia3", "none"})) o.adapter_saves = *v;
+  if (auto v = r.choice("adapter_saves", {"fp32-input", "fp32-input-and-delta", "ia3", "none"}))
+    o.adapter_saves = *v;
   if (auto v = r.choice("bnb_quantizer", {"transformers", "lightning"})) o.bnb_quantizer = *v;
   o.bnb_prev_step_inputs = r.boolean("bnb_prev_step_inputs");
   o.kbit_fp32_upcast = r.boolean("kbit_fp32_upcast");
@@ -40,11 +42,14 @@ void parse_engine_options(JsonReader& top, EngineOptions* out) {
   if (auto v = r.choice("non_torch_accounting", {"increase", "device"})) o.non_torch_accounting = *v;
   if (auto v = r.choice("mla_moe_kernels", {"tuned", "triton"})) o.mla_moe_kernels = *v;
   o.dp_attention = r.boolean("dp_attention");
-  if (auto v = r.choice("quant_kernel", {"exllama", "exllamav2", "cuda-old", "exllama-standalone"})) o.quant_kernel = *v;
+  if (auto v = r.choice("quant_kernel", {"exllama", "exllamav2", "cuda-old", "exllama-standalone"}))
+    o.quant_kernel = *v;
   if (auto v = r.choice("quant_scope", {"all", "mlp-inner"})) o.quant_scope = *v;
   o.act_order = r.boolean("act_order");
   if (auto v = r.integer("group_size", -1, 1 << 20)) {
-    if (*v == 0) throw_input_error("engine_options.group_size", "must be positive or -1 (one group per column)", "group_size_zero");
+    if (*v == 0)
+      throw_input_error("engine_options.group_size", "must be positive or -1 (one group per column)",
+                        "group_size_zero");
     o.group_size = v;
   }
   o.quant_max_input_len = r.integer("quant_max_input_len", 1, kMaxTokens);

@@ -1,8 +1,8 @@
 // Parses the scenario's "engine_options" object into Scenario::engine_options.
 #pragma once
 
-#include "scenario/engine_options.h"
 #include "base/json_reader.h"
+#include "scenario/engine_options.h"
 
 namespace gpusizer {
 

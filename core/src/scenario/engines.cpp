@@ -9,25 +9,34 @@ EngineCaps engine_caps(Engine e) {
   switch (e) {
     // vLLM docs "Distributed inference and serving": tensor_parallel_size, pipeline_parallel_size,
     // multi-node over Ray; max_num_seqs default 256 (vllm/engine/arg_utils.py, v0.6-v0.10).
-    case Engine::Vllm: return {true, true, false, true, 256};
+    case Engine::Vllm:
+      return {true, true, false, true, 256};
     // SGLang server arguments: --tp-size, --pp-size (0.4.8+), --nnodes / --node-rank multi-node.
-    case Engine::Sglang: return {true, true, false, true, 0};
+    case Engine::Sglang:
+      return {true, true, false, true, 0};
     // LMDeploy TurboMind: --tp only (no pipeline), multi-node not supported by `serve api_server`;
     // --max-batch-size default 256 (lmdeploy/messages.py TurbomindEngineConfig).
-    case Engine::Lmdeploy: return {true, false, false, false, 256};
+    case Engine::Lmdeploy:
+      return {true, false, false, false, 256};
     // TensorRT-LLM: --tp_size, --pp_size, multi-node via MPI; trtllm-serve --max_batch_size default 2048.
-    case Engine::TensorrtLlm: return {true, true, false, true, 2048};
+    case Engine::TensorrtLlm:
+      return {true, true, false, true, 2048};
     // transformers generate(): device_map="auto" places consecutive layers on GPUs (a sequential
     // pipeline); under the HF Trainer, ZeRO comes from the DeepSpeed or FSDP integration.
-    case Engine::Transformers: return {false, true, true, false, 0};
+    case Engine::Transformers:
+      return {false, true, true, false, 0};
     // llama.cpp: --split-mode layer (default) splits layers across GPUs of one host; -np parallel slots.
-    case Engine::LlamaCpp: return {false, true, false, false, 0};
+    case Engine::LlamaCpp:
+      return {false, true, false, false, 0};
     // DeepSpeed: ZeRO 0-3 and PipelineModule; AutoTP training is not what `deepspeed` runs by default.
-    case Engine::Deepspeed: return {false, true, true, true, 0};
+    case Engine::Deepspeed:
+      return {false, true, true, true, 0};
     // PyTorch FSDP: FULL_SHARD / SHARD_GRAD_OP over data-parallel ranks, no TP/PP of its own.
-    case Engine::Fsdp: return {false, false, true, true, 0};
+    case Engine::Fsdp:
+      return {false, false, true, true, 0};
     // Megatron-LM: --tensor-model-parallel-size, --pipeline-model-parallel-size, distributed optimizer.
-    case Engine::Megatron: return {true, true, true, true, 0};
+    case Engine::Megatron:
+      return {true, true, true, true, 0};
   }
   return {};
 }
@@ -38,22 +47,32 @@ std::vector<Warning> workload_warnings(const Scenario& s) {
   // config.json max_position_embeddings (with its rope scaling already applied where the family
   // ships it so: Llama 3.1's 131072); beyond it the model was never trained.
   if (positions > 0 && s.seq_len > positions) {
-    out.push_back({"context_beyond_model", "seq_len", "seq_len " + std::to_string(s.seq_len) + " is beyond the " + std::to_string(positions) +
-                                                          " positions " + s.model.name + " supports (max_position_embeddings); quality degrades and engines refuse it unless rope scaling extends it",
+    out.push_back({"context_beyond_model", "seq_len",
+                   "seq_len " + std::to_string(s.seq_len) + " is beyond the " + std::to_string(positions) +
+                       " positions " + s.model.name +
+                       " supports (max_position_embeddings); quality degrades and engines refuse it unless "
+                       "rope scaling extends it",
                    json_object({{"seq_len", s.seq_len}, {"positions", positions}, {"model", s.model.name}})});
   }
   const EngineCaps caps = engine_caps(s.engine);
   if (!is_training(s.task) && caps.max_batch > 0 && s.batch > caps.max_batch) {
-    out.push_back({"batch_beyond_engine", "batch", std::string(to_string(s.engine)) + " runs at most " + std::to_string(caps.max_batch) +
-                                                       " sequences at once by default (max_num_seqs / max batch size): raise it explicitly or expect queueing",
-                   json_object({{"engine", to_string(s.engine)}, {"max_batch", caps.max_batch}, {"batch", s.batch}})});
+    out.push_back(
+        {"batch_beyond_engine", "batch",
+         std::string(to_string(s.engine)) + " runs at most " + std::to_string(caps.max_batch) +
+             " sequences at once by default (max_num_seqs / max batch size): raise it explicitly or expect "
+             "queueing",
+         json_object({{"engine", to_string(s.engine)}, {"max_batch", caps.max_batch}, {"batch", s.batch}})});
   }
   if (s.tp > 1 && !caps.tensor_parallel) {
-    out.push_back({"engine_no_tp", "tp", std::string("engine ") + to_string(s.engine) + " has no tensor parallelism: tp " + std::to_string(s.tp) + " cannot be launched with it",
+    out.push_back({"engine_no_tp", "tp",
+                   std::string("engine ") + to_string(s.engine) + " has no tensor parallelism: tp " +
+                       std::to_string(s.tp) + " cannot be launched with it",
                    json_object({{"engine", to_string(s.engine)}, {"tp", s.tp}})});
   }
   if (s.pp > 1 && !caps.pipeline_parallel) {
-    out.push_back({"engine_no_pp", "pp", std::string("engine ") + to_string(s.engine) + " has no pipeline parallelism: pp " + std::to_string(s.pp) + " cannot be launched with it",
+    out.push_back({"engine_no_pp", "pp",
+                   std::string("engine ") + to_string(s.engine) + " has no pipeline parallelism: pp " +
+                       std::to_string(s.pp) + " cannot be launched with it",
                    json_object({{"engine", to_string(s.engine)}, {"pp", s.pp}})});
   }
   return out;

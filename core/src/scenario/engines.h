@@ -15,7 +15,7 @@ struct EngineCaps {
   bool pipeline_parallel = false;  // splits the layers into stages (incl. device_map="auto" layer splits)
   bool zero = false;               // shards model states across data-parallel ranks (ZeRO / FSDP)
   bool multi_node = false;         // runs one model instance across several machines
-  int64_t max_batch = 0;           // largest concurrent batch the engine accepts by default; 0 = no fixed limit
+  int64_t max_batch = 0;  // largest concurrent batch the engine accepts by default; 0 = no fixed limit
 };
 
 EngineCaps engine_caps(Engine e);

@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/architecture.h"
 #include "catalog/catalog.h"
-#include "scenario/engine_options.h"
+#include "model/architecture.h"
 #include "model/precision.h"
+#include "scenario/engine_options.h"
 
 namespace gpusizer {
 
@@ -40,9 +40,9 @@ struct Warning {
           nlohmann::json values_ = nlohmann::json::object());
   Warning(std::string code_, std::string field_, std::string message_,
           nlohmann::json values_ = nlohmann::json::object());
-  std::string code;     // "bf16_unsupported", "params_only_model", ...
-  std::string field;    // the scenario field it is about
-  std::string message;  // English text
+  std::string code;                                  // "bf16_unsupported", "params_only_model", ...
+  std::string field;                                 // the scenario field it is about
+  std::string message;                               // English text
   nlohmann::json values = nlohmann::json::object();  // the figures and names the text embeds (docs/errors.md)
 };
 
@@ -67,9 +67,9 @@ struct Efficiency {
 
 // Planner inputs (project additions, see docs/scenario.md).
 struct Pricing {
-  std::string currency = "USD";                  // currency of rankings and costs: "USD" or "CNY"
-  std::optional<double> cny_per_usd;             // default: the catalog's documented rate
-  std::map<std::string, double> overrides;       // instance type -> price per hour, its own currency
+  std::string currency = "USD";             // currency of rankings and costs: "USD" or "CNY"
+  std::optional<double> cny_per_usd;        // default: the catalog's documented rate
+  std::map<std::string, double> overrides;  // instance type -> price per hour, its own currency
   // The user's own instance types (provider_id "custom", on-demand); plans point into this vector.
   std::vector<Instance> custom_instances;
 };
@@ -108,12 +108,12 @@ struct Scenario {
   Training training;
   Efficiency efficiency;
   EngineOptions engine_options;  // vLLM / SGLang start-up options (engine_options.cpp)
-  double headroom = 0.10;  // share of GPU memory the planner keeps free
+  double headroom = 0.10;        // share of GPU memory the planner keeps free
   Pricing pricing;
   Filters filters;
-  std::optional<Load> load;        // serving: rank by the cost of carrying this load
+  std::optional<Load> load;          // serving: rank by the cost of carrying this load
   std::optional<std::string> today;  // "YYYY-MM-DD": the day prices are judged on (age warnings)
-  std::vector<Warning> warnings;  // from parsing (e.g. a model given only by its size)
+  std::vector<Warning> warnings;     // from parsing (e.g. a model given only by its size)
 
   int64_t dp() const { return gpus / (tp * pp); }
 };

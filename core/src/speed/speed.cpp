@@ -8,9 +8,9 @@
 #include <cmath>
 
 #include "base/error.h"
+#include "memory/memory_quant.h"
 #include "memory/memory_training.h"
 #include "model/precision.h"
-#include "memory/memory_quant.h"
 #include "speed/speed_dp_attention.h"
 
 namespace gpusizer {
@@ -41,10 +41,10 @@ constexpr double kDequantBandwidthShare = 0.9;
 
 struct ServingProfile {
   Engine engine;
-  double bandwidth;      // share of peak HBM/GDDR bandwidth while decoding
-  double compute;        // share of peak tensor FLOP/s in prefill
-  double step_s;         // host time per decode step
-  double layer_s;        // host launch time per layer per step
+  double bandwidth;  // share of peak HBM/GDDR bandwidth while decoding
+  double compute;    // share of peak tensor FLOP/s in prefill
+  double step_s;     // host time per decode step
+  double layer_s;    // host launch time per layer per step
 };
 
 constexpr ServingProfile kServing[] = {
@@ -154,7 +154,8 @@ ModelCosts model_costs(const Scenario& s) {
   const WeightBytes w = weight_bytes(a, s.weights);
   double expert_weights = 0, gate_up = 0, attn_weights = 0;
   for (const LinearModule& m : linear_modules(a)) {
-    const double weights = static_cast<double>(m.in) * static_cast<double>(m.out) * static_cast<double>(m.count);
+    const double weights =
+        static_cast<double>(m.in) * static_cast<double>(m.out) * static_cast<double>(m.count);
     if (m.group == "experts") expert_weights += weights;
     if (m.group == "attention") attn_weights += weights;
     if (m.group == "mlp" && (m.name == "gate" || m.name == "up")) gate_up += weights;
@@ -183,10 +184,11 @@ ModelCosts model_costs(const Scenario& s) {
   // before PR #3582, 2025-02: "Use normal computation for prefill and use weight absorption for
   // extend/decode", forward_normal when extend_prefix_lens are 0): q.k over qk_nope + rope dims, p.v over
   // v_head_dim, i.e. a mean width of their half-sum per head.
-  c.prefill_attn_width = a.mla.kv_lora_rank > 0
-                             ? static_cast<double>(a.heads) *
-                                   static_cast<double>(a.mla.qk_nope_head_dim + a.mla.qk_rope_head_dim + a.mla.v_head_dim) / 2
-                             : c.attn_width;
+  c.prefill_attn_width =
+      a.mla.kv_lora_rank > 0
+          ? static_cast<double>(a.heads) *
+                static_cast<double>(a.mla.qk_nope_head_dim + a.mla.qk_rope_head_dim + a.mla.v_head_dim) / 2
+          : c.attn_width;
   c.kv_bytes_per_token = kv_bytes_per_token(a, s.kv_cache);
   c.params = p.total;
   const bool adapters = s.task == Task::Lora || s.task == Task::Qlora;
@@ -234,7 +236,8 @@ double allreduce_s(double bytes, int64_t tp, const Links& links, double extra_la
   const double t = static_cast<double>(tp);
   const double nodes = std::ceil(t / static_cast<double>(std::max<int64_t>(links.gpus_per_node, 1)));
   const double hops_s = nodes > 1 ? 2 * (nodes - 1) * (links.rdma ? kRdmaHopS : kTcpHopS) : 0;
-  return kAllReduceLatencyS + extra_latency_s + hops_s + 2 * (t - 1) / t * bytes / group_bytes_per_s(tp, links);
+  return kAllReduceLatencyS + extra_latency_s + hops_s +
+         2 * (t - 1) / t * bytes / group_bytes_per_s(tp, links);
 }
 
 }  // namespace
@@ -256,14 +259,17 @@ EngineEfficiency engine_efficiency(const Scenario& s, const Gpu& gpu) {
   } else {
     const ServingProfile p = serving_profile(s.engine);
     e.compute = std::min(p.compute, card_compute_cap(gpu));  // power-capped cards (card_shares.cpp)
-    if (triton_mla_moe(s)) e.compute = std::min(kTritonMlaMoeCompute, e.compute);  // SGLang 0.4.1 Triton MLA/MoE (above)
+    if (triton_mla_moe(s))
+      e.compute = std::min(kTritonMlaMoeCompute, e.compute);  // SGLang 0.4.1 Triton MLA/MoE (above)
     // llama.cpp's prefill GEMMs accumulate in FP16 (CUBLAS_COMPUTE_16F): twice the listed rate on GeForce.
     if (s.engine == Engine::LlamaCpp) e.compute *= fp16_accumulate_factor(gpu);
-    e.bandwidth = p.bandwidth * (dequantises(s.weights) ? kDequantBandwidthShare : 1) * card_bandwidth_factor(gpu, s.engine);
+    e.bandwidth = p.bandwidth * (dequantises(s.weights) ? kDequantBandwidthShare : 1) *
+                  card_bandwidth_factor(gpu, s.engine);
     e.step_overhead_s = p.step_s;
     e.layer_overhead_s = p.layer_s;
     const bool graphs = s.efficiency.cuda_graphs.value_or(graphs_by_default(s.engine));
-    if (!graphs && graphs_by_default(s.engine) && s.engine != Engine::Lmdeploy && s.engine != Engine::TensorrtLlm) {
+    if (!graphs && graphs_by_default(s.engine) && s.engine != Engine::Lmdeploy &&
+        s.engine != Engine::TensorrtLlm) {
       e.layer_overhead_s = kEagerLayerS;  // Python engines launching per layer (see kEagerLayerS)
     }
     if (graphs && s.engine == Engine::Transformers) {
@@ -290,7 +296,7 @@ double training_flops_per_token(const Scenario& s, const ModelCosts& c) {
   const bool frozen = s.task == Task::Lora || s.task == Task::Qlora;
   const double bwd = (frozen ? 1 : 2) * c.matmul_flops + 2 * attn_fwd;
   double recompute = 0;
-  if (s.training.grad_checkpointing == Checkpointing::Full) recompute = fwd;  // one more forward
+  if (s.training.grad_checkpointing == Checkpointing::Full) recompute = fwd;            // one more forward
   if (s.training.grad_checkpointing == Checkpointing::Selective) recompute = attn_fwd;  // Korthikanti 4.2
   return fwd + bwd + recompute;
 }
@@ -340,7 +346,8 @@ struct AwqKernelCost {
 
 AwqKernelCost autoawq_kernel_cost(const Scenario& s, double rows) {
   AwqKernelCost k;
-  if (s.engine != Engine::Transformers || s.weights != WeightFormat::AwqInt4 || !s.engine_options.awq_kernel) return k;
+  if (s.engine != Engine::Transformers || s.weights != WeightFormat::AwqInt4 || !s.engine_options.awq_kernel)
+    return k;
   const bool gemv = *s.engine_options.awq_kernel == "gemv";
   if (gemv && rows <= 8) return k;  // gemv_forward_cuda: CUDA cores, one output write (awq_gemv_flops)
   const bool fused_mlp = s.engine_options.fused_layers.value_or(false);
@@ -382,30 +389,35 @@ double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, con
   // Attention: split by heads over the TP ranks, or under DP attention each rank runs its own
   // requests with the whole attention weights (speed_dp_attention.cpp).
   const AttentionSplit attn = attention_split(s, tokens);
-  const double weights = (c.dense_bytes - c.attn_bytes + c.expert_bytes * experts_touched(a, tokens)) / (tp * pp) +
-                         c.attn_bytes / (attn.weights * pp);
+  const double weights =
+      (c.dense_bytes - c.attn_bytes + c.expert_bytes * experts_touched(a, tokens)) / (tp * pp) +
+      c.attn_bytes / (attn.weights * pp);
   const double kv = c.kv_bytes_per_token * context * attn.sequences / pp;
   const double attn_flops = c.attn_flops + 4 * static_cast<double>(a.layers) * context * c.attn_width;
-  const double flops = tokens * (c.matmul_flops - c.attn_flops) / (tp * pp) + tokens * attn_flops / (attn.work * pp);
+  const double flops =
+      tokens * (c.matmul_flops - c.attn_flops) / (tp * pp) + tokens * attn_flops / (attn.work * pp);
   const double memory_s = (weights + kv) / (gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double gemv = tokens * awq_gemv_flops(s, c, tokens) / (tp * pp);
   const AwqKernelCost awq = autoawq_kernel_cost(s, tokens);
-  const double compute_s = matmul_seconds(gpu, flops + awq.padding_flops / (tp * pp), gemv, peak_flops(gpu, s.weights) * e.compute);
+  const double compute_s = matmul_seconds(gpu, flops + awq.padding_flops / (tp * pp), gemv,
+                                          peak_flops(gpu, s.weights) * e.compute);
   const double stage_layers = static_cast<double>(a.layers) / pp;
-  const double comm_s = 2 * stage_layers * allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links,
-                                                      allreduce_extra_latency_s(s));
+  const double comm_s = 2 * stage_layers *
+                        allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links,
+                                    allreduce_extra_latency_s(s));
   // AutoAWQ's split-K reduction is a kernel of its own after each GEMM: it adds to the step.
   const double split_k_s = awq.split_k_bytes / (tp * pp) / (gpu.bandwidth_bytes_per_s * e.bandwidth);
-  const double device_s = std::max(memory_s, compute_s) + comm_s + split_k_s + kernel_layers_s(s, stage_layers);
+  const double device_s =
+      std::max(memory_s, compute_s) + comm_s + split_k_s + kernel_layers_s(s, stage_layers);
   const double host_s = fused_awq(s) ? 0 : e.layer_overhead_s * stage_layers;
   // Stage hand-offs that leave the node: one message per boundary per step. A tensor-parallel group
   // across nodes pays its own hops in allreduce_s; here only the pipeline's boundaries count.
   const double nodes = std::ceil(tp * pp / static_cast<double>(links.gpus_per_node));
   const double boundaries = std::min(pp - 1, nodes - 1);
   const double hop_s = boundaries > 0 ? boundaries * ((links.rdma ? kRdmaHopS : kTcpHopS) +
-                                                  tokens * static_cast<double>(a.hidden) * kActivationBytes /
-                                                      (links.inter_bytes_per_s / 2))
-                                 : 0;
+                                                      tokens * static_cast<double>(a.hidden) *
+                                                          kActivationBytes / (links.inter_bytes_per_s / 2))
+                                      : 0;
   // A token crosses all pp stages; with `micro` <= pp micro-batches in flight a round takes pp stage times.
   return pp * std::max(device_s, host_s) + hop_s + e.step_overhead_s;
 }
@@ -424,29 +436,32 @@ double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const E
   const double gpus = static_cast<double>(s.tp) * (sequential_stages ? 1.0 : static_cast<double>(s.pp));
   // Logits only for each sequence's last position; causal attention: half the score matrix.
   const double linear = tokens * (c.matmul_flops - c.head_flops - c.attn_flops) + batch * c.head_flops;
-  const double attention = tokens * c.attn_flops + batch * 2 * static_cast<double>(a.layers) * prompt * prompt * c.prefill_attn_width;
+  const double attention = tokens * c.attn_flops +
+                           batch * 2 * static_cast<double>(a.layers) * prompt * prompt * c.prefill_attn_width;
   // Under DP attention a prompt's attention runs on the one rank that holds its request.
   const AttentionSplit attn = attention_split(s, batch);
   const double attn_gpus = gpus / static_cast<double>(s.tp) * attn.work;
   const double gemv = tokens * awq_gemv_flops(s, c, tokens) / gpus;
   const AwqKernelCost awq = autoawq_kernel_cost(s, tokens);
-  const double compute_s = matmul_seconds(gpu, (linear + awq.padding_flops) / gpus + attention / attn_gpus, gemv,
-                                          peak_flops(gpu, s.weights) * e.compute);
+  const double compute_s = matmul_seconds(gpu, (linear + awq.padding_flops) / gpus + attention / attn_gpus,
+                                          gemv, peak_flops(gpu, s.weights) * e.compute);
   const double split_k_s = awq.split_k_bytes / gpus / (gpu.bandwidth_bytes_per_s * e.bandwidth);
-  const double scores_s = fused_awq(s) ? batch * static_cast<double>(a.heads) * prompt * prompt * static_cast<double>(a.layers) *
-                                                    kAwqFusedScoreBytes / gpus / (gpu.bandwidth_bytes_per_s * e.bandwidth)
-                                              : 0;
+  const double scores_s = fused_awq(s) ? batch * static_cast<double>(a.heads) * prompt * prompt *
+                                             static_cast<double>(a.layers) * kAwqFusedScoreBytes / gpus /
+                                             (gpu.bandwidth_bytes_per_s * e.bandwidth)
+                                       : 0;
   const double weights = c.dense_bytes + c.expert_bytes * experts_touched(a, tokens);
   const double memory_s = weights / (gpus * gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double comm_s = 2 * static_cast<double>(a.layers) *
-                        allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links, allreduce_extra_latency_s(s));
+                        allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links,
+                                    allreduce_extra_latency_s(s));
   const double host_s = e.layer_overhead_s * static_cast<double>(a.layers) + e.step_overhead_s;
   const double kernel_s = kernel_layers_s(s, static_cast<double>(a.layers));
   return std::max(compute_s, memory_s) + split_k_s + scores_s + comm_s + kernel_s + host_s;
 }
 
-Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,
-                              const Links& links) {
+Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c,
+                              const EngineEfficiency& e, const Links& links) {
   const double dp = static_cast<double>(s.dp());
   const double batch = static_cast<double>(s.batch);
   const double prompt = static_cast<double>(s.prompt_tokens);
@@ -483,7 +498,8 @@ Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCost
 double data_parallel_comm_s(const Scenario& s, const Links& links, double trainable_params) {
   const int64_t dp = s.dp();
   if (dp <= 1) return 0;
-  const double psi = trainable_params * kActivationBytes / (static_cast<double>(s.tp) * static_cast<double>(s.pp));
+  const double psi =
+      trainable_params * kActivationBytes / (static_cast<double>(s.tp) * static_cast<double>(s.pp));
   // ZeRO-3 gathers the frozen base too when LoRA trains under it; its adapters are a rounding error.
   const double volume = s.training.zero >= 3 ? 3 * psi : 2 * psi;
   const double n = static_cast<double>(dp);
@@ -495,18 +511,21 @@ double data_parallel_comm_s(const Scenario& s, const Links& links, double traina
 // overlap, the 1F1B pipeline bubble (p - 1) / m of m micro-batches (Narayanan et al. 2021, eq. 1),
 // and the data-parallel traffic, overlapped with the backward pass (DeepSpeed overlap_comm, FSDP
 // prefetch), so only what exceeds the compute time adds to the step.
-Throughput training_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,
-                               const Links& links) {
+Throughput training_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c,
+                               const EngineEfficiency& e, const Links& links) {
   const Architecture& a = s.model;
-  const double step_tokens = static_cast<double>(s.batch) * static_cast<double>(s.seq_len) * static_cast<double>(s.training.grad_accum);
+  const double step_tokens = static_cast<double>(s.batch) * static_cast<double>(s.seq_len) *
+                             static_cast<double>(s.training.grad_accum);
   const double gpus_per_replica = static_cast<double>(s.tp) * static_cast<double>(s.pp);
-  const double compute_s = step_tokens * training_flops_per_token(s, c) / (gpus_per_replica * peak_flops(gpu, s.weights) * e.compute);
+  const double compute_s = step_tokens * training_flops_per_token(s, c) /
+                           (gpus_per_replica * peak_flops(gpu, s.weights) * e.compute);
   // Two all-reduces per layer per pass (Megatron TP): forward, backward, and a recomputed forward.
   const double passes = s.training.grad_checkpointing == Checkpointing::Full ? 3 : 2;
   const double stage_layers = static_cast<double>(a.layers) / static_cast<double>(s.pp);
   const double micro_tokens = static_cast<double>(s.batch) * static_cast<double>(s.seq_len);
-  const double tp_comm_s = passes * 2 * stage_layers * static_cast<double>(s.training.grad_accum) *
-                           allreduce_s(micro_tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links);
+  const double tp_comm_s =
+      passes * 2 * stage_layers * static_cast<double>(s.training.grad_accum) *
+      allreduce_s(micro_tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links);
   // Megatron interleaves virtual stages (down to one layer each): bubble (p - 1) / (v m), eq. 2 ibid.
   const double chunks = s.engine == Engine::Megatron ? std::floor(stage_layers) : 1;
   const double micro = static_cast<double>(s.training.grad_accum);
@@ -525,14 +544,16 @@ Throughput training_throughput(const Scenario& s, const Gpu& gpu, const ModelCos
 
 Links default_links(const Gpu& gpu) {
   Links l;
-  l.intra_bytes_per_s = gpu.interconnect_bytes_per_s > 0 ? gpu.interconnect_bytes_per_s : gpu.pcie_bytes_per_s;
+  l.intra_bytes_per_s =
+      gpu.interconnect_bytes_per_s > 0 ? gpu.interconnect_bytes_per_s : gpu.pcie_bytes_per_s;
   l.inter_bytes_per_s = kDefaultNodeGbps * 1e9 * 2 / 8;
   l.gpus_per_node = 8;
   l.rdma = true;
   return l;
 }
 
-Links instance_links(const Gpu& gpu, int64_t gpus_per_instance, double gpu_link_bytes_per_s, double network_gbps, bool rdma) {
+Links instance_links(const Gpu& gpu, int64_t gpus_per_instance, double gpu_link_bytes_per_s,
+                     double network_gbps, bool rdma) {
   Links l;
   l.intra_bytes_per_s = gpu_link_bytes_per_s > 0 ? gpu_link_bytes_per_s : gpu.pcie_bytes_per_s;
   l.inter_bytes_per_s = network_gbps * 1e9 * 2 / 8;
@@ -541,11 +562,13 @@ Links instance_links(const Gpu& gpu, int64_t gpus_per_instance, double gpu_link_
   return l;
 }
 
-double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links, double batch, double context) {
+double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
+                           double batch, double context) {
   return decode_step_s(s, gpu, c, engine_efficiency(s, gpu), links, batch, context);
 }
 
-double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links, double batch, double prompt) {
+double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
+                       double batch, double prompt) {
   return prefill_s(s, gpu, c, engine_efficiency(s, gpu), links, batch, prompt);
 }
 
@@ -582,7 +605,9 @@ std::vector<ServingPoint> serving_curve(const Scenario& s, const Gpu& gpu, doubl
   return curve;
 }
 
-Throughput estimate_throughput(const Scenario& s, const Gpu& gpu) { return estimate_throughput(s, gpu, model_costs(s)); }
+Throughput estimate_throughput(const Scenario& s, const Gpu& gpu) {
+  return estimate_throughput(s, gpu, model_costs(s));
+}
 
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c) {
   return estimate_throughput(s, gpu, c, default_links(gpu));
@@ -590,7 +615,8 @@ Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCos
 
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links) {
   const EngineEfficiency e = engine_efficiency(s, gpu);
-  return is_training(s.task) ? training_throughput(s, gpu, c, e, links) : serving_throughput(s, gpu, c, e, links);
+  return is_training(s.task) ? training_throughput(s, gpu, c, e, links)
+                             : serving_throughput(s, gpu, c, e, links);
 }
 
 std::optional<JobTime> job_time(const Scenario& s, const Throughput& t) {
@@ -602,12 +628,14 @@ std::optional<JobTime> job_time(const Scenario& s, const Throughput& t) {
 }
 
 nlohmann::json to_json(const Throughput& t) {
-  const std::pair<const char*, double> keys[] = {
-      {"prefill_tokens_per_s", t.prefill_tokens_per_s},   {"decode_tokens_per_s", t.decode_tokens_per_s},
-      {"train_tokens_per_s", t.train_tokens_per_s},       {"generation_tokens_per_s", t.generation_tokens_per_s},
-      {"time_to_first_token_s", t.time_to_first_token_s}, {"time_per_output_token_s", t.time_per_output_token_s},
-      {"flops_utilization", t.flops_utilization},
-      {"bandwidth_utilization", t.bandwidth_utilization}};
+  const std::pair<const char*, double> keys[] = {{"prefill_tokens_per_s", t.prefill_tokens_per_s},
+                                                 {"decode_tokens_per_s", t.decode_tokens_per_s},
+                                                 {"train_tokens_per_s", t.train_tokens_per_s},
+                                                 {"generation_tokens_per_s", t.generation_tokens_per_s},
+                                                 {"time_to_first_token_s", t.time_to_first_token_s},
+                                                 {"time_per_output_token_s", t.time_per_output_token_s},
+                                                 {"flops_utilization", t.flops_utilization},
+                                                 {"bandwidth_utilization", t.bandwidth_utilization}};
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [key, value] : keys) {
     if (value > 0) j[key] = value;
@@ -615,7 +643,10 @@ nlohmann::json to_json(const Throughput& t) {
   if (!t.curve.empty()) {
     nlohmann::json curve = nlohmann::json::array();
     for (const ServingPoint& p : t.curve) {
-      curve.push_back(json_object({{"batch", p.batch}, {"ttft_s", p.ttft_s}, {"tpot_s", p.tpot_s}, {"output_tokens_per_s", p.output_tokens_per_s}}));
+      curve.push_back(json_object({{"batch", p.batch},
+                                   {"ttft_s", p.ttft_s},
+                                   {"tpot_s", p.tpot_s},
+                                   {"output_tokens_per_s", p.output_tokens_per_s}}));
     }
     j["curve"] = curve;
   }

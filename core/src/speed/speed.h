@@ -16,9 +16,9 @@ namespace gpusizer {
 // lengths on one replica (continuous batching, chunked prefill).
 struct ServingPoint {
   double batch = 0;
-  double ttft_s = 0;                  // mean time to first token: FCFS prefill, (B + 1) / 2 prompts
-  double tpot_s = 0;                  // mean time per output token, the other prompts' chunks included
-  double output_tokens_per_s = 0;     // whole deployment (all replicas): output tokens / wall time
+  double ttft_s = 0;               // mean time to first token: FCFS prefill, (B + 1) / 2 prompts
+  double tpot_s = 0;               // mean time per output token, the other prompts' chunks included
+  double output_tokens_per_s = 0;  // whole deployment (all replicas): output tokens / wall time
 };
 
 // Aggregates over the whole deployment: all data-parallel replicas, the whole batch.
@@ -28,10 +28,11 @@ struct Throughput {
   double train_tokens_per_s = 0;       // training tokens per second
   double generation_tokens_per_s = 0;  // output tokens / (prefill + decode) of one batch of requests
   double time_to_first_token_s = 0;    // prefill of one batch of requests
-  double time_per_output_token_s = 0;  // one request's mean time per output token, the batch's prefill chunks included
-  double flops_utilization = 0;        // training: share of peak FLOP/s the estimate assumes
-  double bandwidth_utilization = 0;    // serving: share of peak memory bandwidth the estimate assumes
-  std::vector<ServingPoint> curve;     // serving, estimate only: serving_curve()
+  double time_per_output_token_s =
+      0;  // one request's mean time per output token, the batch's prefill chunks included
+  double flops_utilization = 0;      // training: share of peak FLOP/s the estimate assumes
+  double bandwidth_utilization = 0;  // serving: share of peak memory bandwidth the estimate assumes
+  std::vector<ServingPoint> curve;   // serving, estimate only: serving_curve()
 };
 
 struct JobTime {
@@ -69,15 +70,16 @@ double peak_flops(const Gpu& gpu, WeightFormat f);
 // Per-model figures the rooflines need, in the scenario's weight and KV formats; independent of
 // the card and the parallel layout, so callers that sweep layouts compute them once.
 struct ModelCosts {
-  double dense_bytes = 0;         // weights read every decode step except routed experts, LM head included
-  double expert_bytes = 0;        // all routed experts
-  double matmul_flops = 0;        // per token: 2 x active matmul weights, LM head included
-  double head_flops = 0;          // per token: the LM head's share of matmul_flops
-  double gate_up_flops = 0;       // per token: the dense MLP's gate and up projections' share of matmul_flops
-  double attn_bytes = 0;          // attention projections' weights (part of dense_bytes)
-  double attn_flops = 0;          // per token: the attention projections' share of matmul_flops
-  double attn_width = 0;          // per layer: heads x the width q.k and p.v run over
-  double prefill_attn_width = 0;  // the same for a prompt without a cached prefix (MLA: the non-absorbed heads)
+  double dense_bytes = 0;    // weights read every decode step except routed experts, LM head included
+  double expert_bytes = 0;   // all routed experts
+  double matmul_flops = 0;   // per token: 2 x active matmul weights, LM head included
+  double head_flops = 0;     // per token: the LM head's share of matmul_flops
+  double gate_up_flops = 0;  // per token: the dense MLP's gate and up projections' share of matmul_flops
+  double attn_bytes = 0;     // attention projections' weights (part of dense_bytes)
+  double attn_flops = 0;     // per token: the attention projections' share of matmul_flops
+  double attn_width = 0;     // per layer: heads x the width q.k and p.v run over
+  double prefill_attn_width =
+      0;  // the same for a prompt without a cached prefix (MLA: the non-absorbed heads)
   double kv_bytes_per_token = 0;  // whole model, one sequence
   double params = 0;              // all parameters
   double trainable_params = 0;    // what the optimizer updates: all, or the LoRA adapters
@@ -95,14 +97,15 @@ struct Links {
   double intra_bytes_per_s = 0;  // per GPU to its peers in the node, bidirectional total
   double inter_bytes_per_s = 0;  // per node to other nodes, both directions together (Gbit/s x 2 / 8)
   int64_t gpus_per_node = 8;
-  bool rdma = true;              // false: TCP, with its higher per-message latency
+  bool rdma = true;  // false: TCP, with its higher per-message latency
 };
 // A node of 8 with the card's own links (NVLink where it has it, else PCIe) and a DGX-class
 // network, for estimates without a cloud instance.
 Links default_links(const Gpu& gpu);
 // The links of `gpus_per_instance` GPUs of an instance whose GPUs talk over `gpu_link_bytes_per_s`
 // (0: one GPU, so PCIe is what the card would use) and whose network is `network_gbps`.
-Links instance_links(const Gpu& gpu, int64_t gpus_per_instance, double gpu_link_bytes_per_s, double network_gbps, bool rdma);
+Links instance_links(const Gpu& gpu, int64_t gpus_per_instance, double gpu_link_bytes_per_s,
+                     double network_gbps, bool rdma);
 
 // Needs a GPU; throughputs for the scenario's task (serving or training), the rest zero.
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu);
@@ -111,8 +114,10 @@ Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCos
 
 // One decode step (seconds) of one replica at `batch` sequences of mean context `context`, and the
 // prefill (seconds) of `batch` prompts of `prompt` tokens: the serving-at-load search sweeps them.
-double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links, double batch, double context);
-double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links, double batch, double prompt);
+double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
+                           double batch, double context);
+double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
+                       double batch, double prompt);
 
 // Serving at concurrency: bursts of 1, 2, 4, ... 256 requests and the scenario's batch, up to
 // `max_batch` (what the KV cache holds), on the card's default links; empty for training.

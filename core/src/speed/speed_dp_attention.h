@@ -11,9 +11,9 @@ bool dp_attention(const Scenario& s);
 
 // How `requests` requests' attention divides over one pipeline stage's TP ranks.
 struct AttentionSplit {
-  double weights = 1;   // ranks the attention projections' weights are split over
-  double work = 1;      // ranks the attention FLOPs (projections and scores) are spread over
-  double sequences = 0; // sequences whose KV cache one rank reads (a fraction under head splitting)
+  double weights = 1;    // ranks the attention projections' weights are split over
+  double work = 1;       // ranks the attention FLOPs (projections and scores) are spread over
+  double sequences = 0;  // sequences whose KV cache one rank reads (a fraction under head splitting)
 };
 AttentionSplit attention_split(const Scenario& s, double requests);
 
