@@ -692,7 +692,7 @@ function predict(cov, est, c, byRun) {
         return cov.read === 'kv_tokens' ? m.engine.kv_tokens : m.engine.kv_tokens / block;
       }
       const s = cov.scenario;
-      const seq = s.seq_len || 2048;  // the scenario's default seq_len (shared/spec/scenario.md)
+      const seq = s.seq_len || 2048;  // the scenario's default seq_len (docs/scenario.md)
       const perToken = m.breakdown.kv_cache / ((s.batch || 1) * seq);
       const tokens = bytes / perToken;
       if (cov.read === 'kv_tokens') return tokens;

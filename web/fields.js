@@ -1,4 +1,4 @@
-// The scenario keys the page edits (shared/spec/scenario.md plus the project's headroom, pricing
+// The scenario keys the page edits (docs/scenario.md: the spec keys plus headroom, pricing
 // and filters): how their text becomes a value, which workloads use them and where the inputs
 // view puts them. The URL hash carries exactly these keys, so one table serves both.
 

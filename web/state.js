@@ -1,4 +1,4 @@
-// The scenario the page holds (spec JSON, shared/spec/scenario.md), the defaults of each workload
+// The scenario the page holds (spec JSON, docs/scenario.md), the defaults of each workload
 // tab, and its round trip through the URL hash as readable key=value pairs, e.g.
 // #model=qwen2.5-7b&seq_len=8192&batch=4&gpu=l40s. Only keys that differ from the tab's defaults
 // are written; a key cleared by the user is written empty, so a link restores exactly.

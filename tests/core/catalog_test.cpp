@@ -48,7 +48,7 @@ const Instance* instance(const std::string& provider_id, const std::string& name
 }  // namespace
 
 TEST_CASE("catalog: every GPU id named by the scenario spec exists", "[catalog]") {
-  // spec/scenario.md, "Catalog ids that must exist".
+  // docs/scenario.md, "Catalog ids that must exist".
   for (const char* id : {"t4",        "a10",       "a10g",           "l4",
                          "l20",       "l40s",      "v100-16gb",      "v100-32gb",
                          "a100-40gb", "a100-80gb", "a100-80gb-pcie", "a800-80gb",

@@ -1,4 +1,4 @@
-// A validated workload: the spec's scenario JSON (shared/spec/scenario.md) as plain data.
+// A validated workload: the spec's scenario JSON (docs/scenario.md) as plain data.
 #pragma once
 
 #include <cstdint>
