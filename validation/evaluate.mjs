@@ -128,10 +128,12 @@ function score(r, result, byRun) {
   else r.cov.skip = r.cov.skip || 'negative measured value: listed, not scored';
 }
 
-export function evaluate(cases, bin) {
+// `adjust` rewrites each covered scenario before it is estimated (defaults.mjs statedOnly).
+export function evaluate(cases, bin, adjust = (s) => s) {
   const { presets, catalog } = loadLists(bin);
   const byRun = runsOf(cases);
   const rows = cases.map((c) => ({ c, cov: cover(c, presets, catalog) }));
+  for (const r of rows) if (r.cov.scenario) r.cov.scenario = adjust(r.cov.scenario);
   const todo = rows.filter((r) => r.cov.scenario);  // unexpressible rows still show their prediction
   const results = estimateAll(bin, todo.map((r) => r.cov.scenario));
   capByAdmission(todo, results, bin);

@@ -18,10 +18,12 @@
 // The modules, in the order a run uses them: cases.mjs (reading data/validation), scenario.mjs and
 // cover.mjs (each case -> a scenario and the figure it is compared with), core.mjs (running the
 // CLI), evaluate.mjs and predict.mjs (estimates -> predictions and errors), stats.mjs and
-// summary.mjs (scoring and grouping), report.mjs (docs/validation.md and core/data/ranges.json).
+// summary.mjs (scoring and grouping), report.mjs (docs/validation.md and core/data/ranges.json),
+// defaults.mjs (every case again in default settings).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ROOT, loadData } from './cases.mjs';
+import { defaultSettingsSection, statedOnly } from './defaults.mjs';
 import { evaluate } from './evaluate.mjs';
 import { markdown, rangesJson } from './report.mjs';
 import { printSummary, summarize } from './summary.mjs';
@@ -71,6 +73,8 @@ function main() {
   printSummary(sum);
   // The hand-written notes follow the generated tables, when there are any.
   let text = markdown(rows, sum, data);
+  // The same cases in default settings, after the tables of today's scoring.
+  text += defaultSettingsSection(rows, evaluate(data.cases, args.bin, statedOnly)).join('\n') + '\n';
   const notes = readOr(join(ROOT, 'docs', 'validation-notes.md'), null);
   if (notes !== null) text += '\n' + notes;
   const rangesPath = join(ROOT, 'core', 'data', 'ranges.json');
