@@ -1,4 +1,4 @@
-// Starts Debian's Chromium headless for the e2e tests, scripts/bench-page and scripts/screenshots.mjs,
+// Starts Debian's Chromium headless for the e2e tests, bench/bench-page and scripts/screenshots.mjs,
 // with the flags of shared/notes/toolchain.md: no sandbox (root), nothing that phones home. Each
 // launch gets a fresh temporary profile from playwright (it refuses --user-data-dir in args).
 // Also serves dist/ on a free loopback port with the hosted page's CSP (scripts/serve.mjs).

@@ -1,15 +1,15 @@
 // Times `rank` over the whole catalog and the full `table` in the shipped wasm module
 // (dist/gpusizer.mjs with dist/gpusizer.wasm, after scripts/build), where the page runs it: in
 // headless Chromium (the hosted page's origin and CSP), and in node for comparison
-// (scripts/lib/time-calls.mjs, the same loop in both).
+// (bench/time-calls.mjs, the same loop in both).
 // In node the answer's UTF-8 decoding alone costs ~2 ms per 180 KB ranking on this machine
 // (TextDecoder, measured 2026-11-30); Chromium's is several times faster, so the browser figure is
 // the one the targets (issue 10: rank <= 10 ms, table <= 40 ms) are held to.
-// Usage: node scripts/bench-wasm.mjs [iterations]
+// Usage: node bench/bench-wasm.mjs [iterations]
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { timeCalls } from './lib/time-calls.mjs';
+import { timeCalls } from './time-calls.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const iterations = Number(process.argv[2] ?? 20);
@@ -34,7 +34,7 @@ try {
   const page = await browser.newPage();
   // The loop is served as a module of the page's own origin; the wasm bytes travel as base64.
   await page.route(`${server.base}time-calls.mjs`, async (route) => route.fulfill({
-    contentType: 'text/javascript', body: await readFile(path.join(root, 'scripts/lib/time-calls.mjs'), 'utf8') }));
+    contentType: 'text/javascript', body: await readFile(path.join(root, 'bench/time-calls.mjs'), 'utf8') }));
   await page.goto(`${server.base}embed.html#lang=en`);
   const wasm = (await readFile(path.join(root, 'dist/gpusizer.wasm'))).toString('base64');
   const rows = await page.evaluate(async ({ cases, iterations, wasm }) => {

@@ -1,4 +1,4 @@
-// The timing loop of scripts/bench-wasm.mjs, one file for both places it runs: node imports it,
+// The timing loop of bench/bench-wasm.mjs, one file for both places it runs: node imports it,
 // and the bench serves it to Chromium (the hosted page's CSP allows same-origin modules, no eval).
 // Each figure is one call through the binding: JSON in, the core's work, the answer's string out.
 export function timeCalls(gpusizer, cases, iterations) {

@@ -1,19 +1,19 @@
 #!/usr/bin/env node
 // A/B of the recompute after an input change, two builds of the page alternating in one browser
 // (so that both see the same machine load): per build, the median and p90 of the time from the
-// input event to the 'gpusizer-ranked' mark (fits, ranking, launch drawn, as scripts/bench-page
+// input event to the 'gpusizer-ranked' mark (fits, ranking, launch drawn, as bench/bench-page
 // times it) and to the next frame painted after that mark (what the user sees), and of the stage
 // marks a build sets ('gpusizer-stage2', 'gpusizer-stage3': each stage's start; web/main.js) and
 // the spans between them. On this 2-core machine, shared with builds, a figure alone says little:
-// compare the two builds of one run (scripts/bench-page measures one build, with its references).
+// compare the two builds of one run (bench/bench-page measures one build, with its references).
 // The first edit of each page is also reported alone ('first: ...'): it runs on code V8 has not yet
 // optimized. [wait] is the time from 'gpusizer-ready' to the first edit, as a reader's pause would be.
-// Usage: node scripts/ab-recompute.mjs <dist A> <dist B> [rounds=10] [edits per page=5] [hosted|offline]
+// Usage: node bench/ab-recompute.mjs <dist A> <dist B> [rounds=10] [edits per page=5] [hosted|offline]
 //        [wait ms=0]
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launch, ready } from '../tests/e2e/chromium.mjs';
-import { startServer } from './serve.mjs';
+import { startServer } from '../scripts/serve.mjs';
 
 const [a, b] = [process.argv[2], process.argv[3]].map((d) => resolve(d));
 const rounds = Number(process.argv[4] ?? 10);
