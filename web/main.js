@@ -53,9 +53,10 @@ try {
   throw error;
 }
 // The tabs' starting points are the core's (state.js), so the link is read only now, and the
-// catalog is read before a linked page's first figure: that call took ~230 ms of the ~630 ms to it
-// in a Chromium profile (2026-12-01), but a link's keys mean a scenario only beside its tab's
-// starting point. The default link's figure is the static one, painted before any of this.
+// catalog is read before a linked page's first figure: a link's keys mean a scenario only beside
+// its tab's starting point. That puts a linked page's first figure later by about one catalog()
+// call (offline file, 10 loads each alternating: median 1,105 -> 1,262 ms on the shared 2-core
+// build machine); the default link's figure is the static one, painted before any of this.
 const catalog = core.catalog();
 setStartingPoints(catalog.starting_points);
 const link = fromHash(location.hash);
