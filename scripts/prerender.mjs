@@ -8,7 +8,7 @@
 // answer is not the default's). The page's script replaces them once the core has run.
 import { createHash } from 'node:crypto';
 import { withStaticDom } from './lib/static-dom.mjs';
-import { defaults, set } from '../web/state.js';
+import { defaults, set, setStartingPoints } from '../web/state.js';
 import { intake } from '../web/intake.js';
 import { gib, initLang, t } from '../web/i18n.js';
 import { memoryCard } from '../web/views/results.js';
@@ -46,6 +46,7 @@ export const scriptHash = (text) => `'sha256-${createHash('sha256').update(text,
 // place the capacity label (a style="" attribute would need 'unsafe-inline' in the CSP).
 export function prerender(core, keys = []) {
   const catalog = core.catalog();
+  setStartingPoints(catalog.starting_points);  // the default tab's, as the page's (web/main.js)
   const { scenario } = intake(core, defaults(), null);
   // The page computes the estimate without the load (web/main.js withoutLoad), as here.
   const own = scenario.load ? set(scenario, 'load', undefined) : scenario;

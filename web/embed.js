@@ -2,7 +2,7 @@
 // summary, a link to the full calculator, and its height posted to the host page so the frame
 // can size itself. Works in <iframe sandbox="allow-scripts"> (opaque origin: storage.js copes).
 import { loadCore } from './facade.js';
-import { fromHash } from './state.js';
+import { fromHash, setStartingPoints } from './state.js';
 import { gib, initLang, setEngines, t } from './i18n.js';
 import { h, replace } from './dom.js';
 import { memoryCard } from './views/results.js';
@@ -11,6 +11,7 @@ const root = document.getElementById('embed');
 const core = await loadCore();
 const catalog = core.catalog();
 setEngines(catalog.engines);
+setStartingPoints(catalog.starting_points);  // a link's keys are read beside its tab's
 
 function render() {
   const link = fromHash(location.hash);

@@ -1,28 +1,30 @@
-// The scenario the page holds (spec JSON, docs/scenario.md), the defaults of each workload
-// tab, and its round trip through the URL hash as readable key=value pairs, e.g.
-// #model=qwen2.5-7b&seq_len=8192&batch=4&gpu=l40s. Only keys that differ from the tab's defaults
-// are written; a key cleared by the user is written empty, so a link restores exactly.
+// The scenario the page holds (spec JSON, docs/scenario.md), where each workload tab starts, and
+// its round trip through the URL hash as readable key=value pairs, e.g.
+// #model=qwen2.5-7b&seq_len=8192&batch=4&gpu=l40s. Only keys that differ from the tab's starting
+// point are written; a key cleared by the user is written empty, so a link restores exactly.
 import { FIELDS, appliesTo, field, parseValue } from './fields.js';
 
-// Starting points a practitioner would pick for each tab; keys left out take the core's defaults.
-const TASK_DEFAULTS = {
-  inference: { engine: 'vllm', weights: 'bf16', kv_cache: 'bf16', seq_len: 4096, batch: 8 },
-  full: { engine: 'deepspeed', weights: 'bf16', seq_len: 2048, batch: 4,
-    training: { optimizer: 'adamw', grad_checkpointing: 'full', zero: 3 } },
-  lora: { engine: 'transformers', weights: 'bf16', seq_len: 2048, batch: 4,
-    training: { optimizer: 'adamw', grad_checkpointing: 'full', lora_rank: 16, lora_targets: 'all-linear' } },
-  qlora: { engine: 'transformers', weights: 'nf4', seq_len: 2048, batch: 4,
-    training: { optimizer: 'paged-adamw-8bit', grad_checkpointing: 'full', lora_rank: 16,
-      lora_targets: 'all-linear' } },
-  pretrain: { engine: 'megatron', weights: 'bf16', seq_len: 4096, batch: 1,
-    training: { optimizer: 'adamw', grad_checkpointing: 'selective', zero: 1 } },
-};
+// Each tab's starting point (engine, precisions, lengths, training settings) is the core's
+// (core/src/scenario/starting_points.cpp, the catalog's `starting_points`, each value with its
+// reason there); keys it leaves out take the parser's defaults. Set once the core is loaded,
+// before any other call here: a link read without them would mean another scenario.
+let startingPoints = null;
+export function setStartingPoints(points) {
+  startingPoints = points;
+}
+function startingPoint(task) {
+  if (!startingPoints) throw new Error('state.js: setStartingPoints(catalog.starting_points) first');
+  return Object.hasOwn(startingPoints, task) ? startingPoints[task] : undefined;
+}
+
+// The page's own example, not a fact about a workload: the model and the GPU every tab opens on
+// (the prerendered figure, scripts/prerender.mjs, is this scenario's).
 const BASE = { model: 'llama-3.1-8b', gpu: 'a100-80gb' };
 // What a tab switch keeps: the model, the hardware and the cost settings are not the workload's.
 const KEPT_ON_SWITCH = ['model', 'gpu', 'gpus', 'tp', 'pp', 'flash_attention', 'headroom', 'pricing', 'filters'];
 
 export function defaults(task = 'inference') {
-  return structuredClone({ ...BASE, task, ...(Object.hasOwn(TASK_DEFAULTS, task) ? TASK_DEFAULTS[task] : {}) });
+  return structuredClone({ ...BASE, task, ...startingPoint(task) });
 }
 
 export function switchTask(scenario, task) {
@@ -77,14 +79,14 @@ export function toHash(scenario) {
   return out.toString();
 }
 
-// Returns {scenario, lang} or, for a hash that cannot be read, the defaults and
+// Returns {scenario, lang} or, for a hash that cannot be read, the starting point and
 // problem = {key, reason}: reason is an i18n code ('unknown', 'number', 'json', ...).
 export function fromHash(hash) {
-  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const params = hashParams(hash);
   const lang = params.get('lang');
   const task = params.get('task') ?? 'inference';
   // A task the core does not know is refused there (intake.js), like any other bad value.
-  if (!Object.hasOwn(TASK_DEFAULTS, task) && !/^[a-z]+$/.test(task)) return fallback('task', 'task', lang);
+  if (!startingPoint(task) && !/^[a-z]+$/.test(task)) return fallback('task', 'task', lang);
   let scenario = defaults(task);
   for (const [key, text] of params) {
     if (key === 'task' || key === 'lang') continue;
@@ -100,6 +102,10 @@ export function fromHash(hash) {
   }
   return { scenario, lang };
 }
+
+const hashParams = (hash) => new URLSearchParams(hash.replace(/^#/, ''));
+// The link's language alone (lang=), null when it has none: readable before the core is loaded.
+export const hashLang = (hash) => hashParams(hash).get('lang');
 
 function parseJson(text) {
   try {

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { fromHash } from '../../web/state.js';
+import { fromHash, setStartingPoints } from '../../web/state.js';
 import { FIELDS } from '../../web/fields.js';
 import { intake, checkBook } from '../../web/intake.js';
 import { exportForm, readBook, readImport, storedForm } from '../../web/book.js';
@@ -23,6 +23,7 @@ const core = {
   configKeys: (c) => call('config_keys', c),
 };
 const catalog = JSON.parse(module.catalog());
+setStartingPoints(catalog.starting_points);  // as the page does once the core is loaded
 const check = (pricing) => checkBook(core, pricing);
 const RUNS = Number(process.env.FC_RUNS ?? 150);
 

@@ -4,6 +4,7 @@
 #include "model/precision.h"
 #include "plan/table.h"
 #include "scenario/scenario.h"
+#include "scenario/starting_points.h"
 
 namespace gpusizer {
 
@@ -152,6 +153,8 @@ nlohmann::json catalog_json() {
                                   {"weights", weight_format_ids()},
                                   {"kv_cache", kv_format_ids()},
                                   {"defaults", task_defaults_json()},
+                                  // where the page's tabs start, not what the parser fills in
+                                  {"starting_points", starting_points_json()},
                                   {"table_settings", table_settings_json()}});
   const nlohmann::json choices = scenario_choices_json();
   for (auto it = choices.begin(); it != choices.end(); ++it) j[it.key()] = it.value();
