@@ -3,8 +3,8 @@
 // headless Chromium (the hosted page's origin and CSP), and in node for comparison
 // (bench/time-calls.mjs, the same loop in both).
 // In node the answer's UTF-8 decoding alone costs ~2 ms per 180 KB ranking on this machine
-// (TextDecoder, measured 2026-11-30); Chromium's is several times faster, so the browser figure is
-// the one the targets (issue 10: rank <= 10 ms, table <= 40 ms) are held to.
+// (TextDecoder); Chromium's is several times faster, so the browser figure is
+// the one the targets (rank <= 10 ms, table <= 40 ms) are held to.
 // Usage: node bench/bench-wasm.mjs [iterations]
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The first figure at first paint (issue 14): at build time the shipped core (the wasm module, run
+// The first figure at first paint: at build time the shipped core (the wasm module, run
 // by node as tests/wasm do) answers the page's default scenario, and the page's own view code
 // (web/views/results.js, on the small DOM of scripts/lib/static-dom.mjs) draws the memory card
 // (headline figure, fit verdict, bar, breakdown, facts) in English and in Chinese. The pages carry
@@ -24,7 +24,7 @@ export const LANGS = ['en', 'zh'];
 // Then starts the page's app: a link with its own scenario waits for the core, so the app and the core's files (data-core)
 // are fetched at once and the app runs when the document is parsed, as a module script would; the
 // default link's figure is in the HTML, and its app runs after that figure is on screen: evaluating
-// it before took the first paint from 144 to 168 ms (medians of 15, alternating, 2026-12-01).
+// it before took the first paint from 144 to 168 ms (medians of 15, alternating).
 const LANG_PART = `var d=document.documentElement,p=new URLSearchParams(location.hash.slice(1)),l=p.get("lang"),k=0;`
   + `if(l==null)l=(navigator.language||"").toLowerCase().indexOf("zh")==0?"zh":"en";`
   + `if(l=="zh"){d.lang="zh-CN";d.classList.add("lang-zh")}`

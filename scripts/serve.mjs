@@ -1,5 +1,5 @@
 // A tiny static server for dist/: node:http only, loopback only, with the Content-Security-Policy
-// the hosted page must work under (issue 5), so that local runs and the e2e tests see the same
+// the hosted page must work under, so that local runs and the e2e tests see the same
 // restrictions as a strict host. Usage: node scripts/serve.mjs <dir> <port>  (port 0: any free one).
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';

@@ -22,7 +22,7 @@ const $ = (id) => document.getElementById(id);
 const linkLang = hashLang(location.hash);
 // Until the first paint the language is the link's or the browser's, as the inline picker's
 // (scripts/prerender.mjs); the stored choice is read after it (storedLang): a fresh profile's first
-// localStorage read held the parser for 30-60 ms (Chromium traces of the offline page, 2026-12-01).
+// localStorage read held the parser for 30-60 ms (Chromium traces of the offline page).
 initLang(linkLang, false);
 
 // The reader's stored choice of language, once the static figure is on screen: where it differs
@@ -44,7 +44,7 @@ try {
   // link's first paint (a hidden tab, or no paint timing: at once or after a second), so the
   // static texts, which arrive in both languages, are worded only now: earlier, wording them took
   // a second layout of the whole page (~19 ms) while the first frame was still being rasterized (a
-  // Chromium trace, 2026-12-01).
+  // Chromium trace).
   translateStatic();
   storedLang();
   core = await loadCore();

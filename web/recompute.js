@@ -49,7 +49,7 @@ export function recompute({ core, catalog, views, page, showNotice }) {
   // What waits for a later stage is dimmed only once a recompute has taken 100 ms (html.waiting,
   // app.css): a CSS transition with that delay, started and cancelled on every edit, cost ~12 ms of
   // the main thread's CPU a recompute in composited layers, style, layout and paint (traced, two
-  // builds alternating, 20 edits each, 2026-12-01), for a dimming a recompute within budget never showed.
+  // builds alternating, 20 edits each), for a dimming a recompute within budget never showed.
   let waiting = 0;
 
   const whenIdle = (fn) => (!loaded && window.requestIdleCallback
@@ -60,7 +60,7 @@ export function recompute({ core, catalog, views, page, showNotice }) {
   // they have run a while. So once the first answer is drawn, the idle page runs the stage-2 and
   // stage-3 calls twice more, one per idle period, and drops their answers; an edit (a new
   // generation) ends it, as the edit runs the same code itself. Measured with scripts/ab-recompute.mjs
-  // (12 loads each, the first edit 1 s after 'gpusizer-ready', 2026-12-01): the first edit's ranking
+  // (12 loads each, the first edit 1 s after 'gpusizer-ready'): the first edit's ranking
   // 45.8 -> 27.9 ms median (p90 59.7 -> 34.9). Once only, it did not help (47.0 against 45.0 ms);
   // an edit 50 ms after ready, while V8 still compiles, is slower with it (47.6 against 35.3 ms).
   function warmUp(gen, calls) {
@@ -135,7 +135,7 @@ export function recompute({ core, catalog, views, page, showNotice }) {
         performance.mark('gpusizer-ranked');
         // Only a scenario the core accepts goes into the link: a shared link always opens. Written
         // last, in a task of its own, not in stage 1: replaceState took ~9 ms a call in Chromium (a
-        // profile of 10 edits, 2026-11-30) and forced a style recalc (a trace, 2026-12-01), and a
+        // profile of 10 edits) and forced a style recalc (a trace), and a
         // burst of edits writes it once.
         setTimeout(() => {
           if (gen !== generation) return;

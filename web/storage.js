@@ -14,7 +14,7 @@ function openStore() {
 }
 
 // Opened on first use, not when the module loads: a fresh profile's first localStorage access held
-// the main thread for 30-60 ms (Chromium traces, 2026-12-01), which must come after the first paint.
+// the main thread for 30-60 ms (Chromium traces), which must come after the first paint.
 let opened;
 const storeNow = () => (opened === undefined ? (opened = openStore()) : opened);
 const memory = new Map();  // the fallback, and the copy that stays right when a write fails

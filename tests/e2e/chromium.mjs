@@ -16,9 +16,9 @@ export function launch() {
     // WebUIOmniboxAimPopup, WebUIOmniboxPopup, WebUIOmniboxFullPopup: Chromium 156 otherwise starts a
     // "WebUI Top Renderer" for the omnibox popup of every new context, which loads its ~60 modules
     // (lit, the searchbox, the composebox) during the page's own navigation: ~1 s of CPU (a trace of
-    // one page load, 2026-11-30) competing with the page for this machine's 2 cores. With the first
-    // flag alone the popup still loaded (a trace, 2026-12-01); with all three, the first paint of a
-    // one-heading page fell from 128 to 84 ms (median of 9, alternating, 2026-12-01). A user's browser
+    // one page load) competing with the page for this machine's 2 cores. With the first
+    // flag alone the popup still loaded (a trace); with all three, the first paint of a
+    // one-heading page fell from 128 to 84 ms (median of 9, alternating). A user's browser
     // starts its omnibox popup once, not per page.
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync',

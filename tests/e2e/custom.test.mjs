@@ -1,4 +1,4 @@
-// The user's own instances in the price book (issue 5): one cheaper than all ranks first, marked
+// The user's own instances in the price book: one cheaper than all ranks first, marked
 // custom, survives a reload and launches; the price book's export and import round-trip, and a bad
 // file names its problem and changes nothing. Also the core's warnings in Chinese.
 import { after, before, test } from 'node:test';
@@ -72,7 +72,7 @@ test('the price book exports and imports as JSON; a bad file or entry names the 
   const { page, problems, close } = await open('#seq_len=8192&batch=4');
   await page.locator('#prices summary').click();
   await addInstance(page, { name: 'p4d.24xlarge', price: 1 });
-  // The form's own label, not the core's path (issue 14).
+  // The form's own label, not the core's path.
   assert.match(await page.locator('.custom-form [role="status"]').textContent(), /Instance: “p4d\.24xlarge” is a catalog instance type/);
   await addInstance(page, { name: 'my-box', price: 0.01 });
   const edited = page.locator('input[data-instance]').first();

@@ -1,4 +1,4 @@
-// The first figure at first paint (issue 14): every page carries the default scenario's memory
+// The first figure at first paint: every page carries the default scenario's memory
 // card as static markup (scripts/prerender.mjs), in both languages, shown before any script has
 // run; the hosted default page fetches the core only after that paint, a linked page preloads it;
 // a link with its own scenario never shows that card as its answer; and on a phone the

@@ -61,7 +61,7 @@ test('the share link restores the same scenario and the same numbers', async () 
 });
 
 test('a malformed link falls back to the defaults with a notice naming the problem', async () => {
-  // Fields by the names the reader sees: the input's label, config.json (issue 14).
+  // Fields by the names the reader sees: the input's label, config.json.
   for (const [hash, words] of [['#batch=abc', /Concurrent sequences: expected a number/], ['#colour=blue', /colour: unknown key/],
     ['#model.hf_config=%7Bnope', /config\.json: not valid JSON/], ['#batch=0', /Concurrent sequences: must be/]]) {
     const { page, problems, close } = await open(hash);

@@ -1,4 +1,4 @@
-// Expert-grade plans on the page (issue 10): "what it takes" on every GPU type, what would make a
+// Expert-grade plans on the page: "what it takes" on every GPU type, what would make a
 // scenario fit, the links a plan relies on, and serving at a load; in the offline file.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// A recompute after an input change (issue 14, point 2) keeps the fit table and the ranking's rows
+// A recompute after an input change keeps the fit table and the ranking's rows
 // and rewrites only their text (web/views/results.js fitsTable, web/views/ranking.js): what it
 // shows after a series of edits must be what a fresh page shows for the same link, cell for cell.
 import { after, before, test } from 'node:test';

@@ -1,4 +1,4 @@
-// The page against a hostile user (issue 13): stored values, links, typed prices, price files,
+// The page against a hostile user: stored values, links, typed prices, price files,
 // a 5 MB config.json, a formula as an instance name, messages from other windows. None may blank
 // the page, throw, or lose a valid entry; each refused value is named. Also the pages' own CSP.
 import { after, before, test } from 'node:test';
@@ -95,7 +95,7 @@ test('a typed price the core would refuse is refused at the field and not saved'
   const error = page.locator(`[id="${await input.getAttribute('aria-describedby')}"]`);
   for (const text of ['0', '20000000', '-3']) {
     await input.fill(text);
-    // The message stands at the price it is about: no field path (issue 14).
+    // The message stands at the price it is about: no field path.
     assert.match(await error.textContent(), /^must be a number above 0/, `${id}: ${text}`);
     assert.equal(await storedItem(page, 'prices'), null, text);
     assert.equal(await rows(page), before);

@@ -1,4 +1,4 @@
-// Small things of issue 14: the model box follows a new link even after typing in it, the embed
+// Small things: the model box follows a new link even after typing in it, the embed
 // frame's height follows its content down as well as up, and an embed where nothing fits says
 // something useful instead of "0 of 23 fit; smallest: —".
 import { after, before, test } from 'node:test';

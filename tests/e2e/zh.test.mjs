@@ -1,4 +1,4 @@
-// The page in Chinese, every view (issue 14): the results, the fit table with what it takes, the
+// The page in Chinese, every view: the results, the fit table with what it takes, the
 // warnings, the ranking with its plan warnings and tooltips, the lookup table with its tooltips,
 // the launch commands and their notes (serving and training), the price book, and the errors.
 // Each fails on any sentence left in English: a run of three or more English words in the text a

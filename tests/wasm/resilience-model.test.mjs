@@ -1,4 +1,4 @@
-// Property tests of the page model (issue 13), with the shipped core: random links, stored price
+// Property tests of the page model, with the shipped core: random links, stored price
 // books and price files through the page's own code (web/state.js, web/intake.js, web/book.js).
 // Whatever they hold, the page gets a scenario the core accepts, nothing throws, every valid
 // entry of the user's is applied, and no stored entry is lost.
@@ -134,7 +134,7 @@ test('any stored book: the valid entries are applied, the rest set aside with a 
   }), { numRuns: RUNS });
 });
 
-test('the cases of issue 13: null, [null], 0, > 1e7, negative, a string, an unknown GPU, a catalog name', () => {
+test('hostile values: null, [null], 0, > 1e7, negative, a string, an unknown GPU, a catalog name', () => {
   assert.deepEqual(readBook(null, [null], check), { overrides: {}, custom_instances: [], aside: [
     { kind: 'custom', key: 0, value: null, why: 'custom_instances[0]: must be a JSON object, not null' }] });
   const prices = { [ids[0]]: 0, [ids[1]]: 2e7, [ids[2]]: -1, [ids[3]]: 'cheap', [ids[4]]: 1.5 };

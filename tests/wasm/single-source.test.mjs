@@ -1,4 +1,4 @@
-// One source of truth (issue 14): the page takes its lists of choices (tasks, engines, optimizers,
+// One source of truth: the page takes its lists of choices (tasks, engines, optimizers,
 // checkpointing modes, LoRA targets, ZeRO stages, currencies, formats), its defaults, the lookup
 // table's settings and each table cell's scenario from the core (catalog() and the table answer),
 // not from copies in web/fields.js and web/views/lookup.js. This fails when such a copy appears

@@ -42,7 +42,7 @@ export function fieldControl(f, { catalog, task, onChange }) {
       options.map((v) => h('option', { value: String(v) }, optionLabel(f, v, catalog))));
     // Only a value that differs: any write to a select's value, even the same one, has Chromium's
     // autofill re-read every control of the page in a task of its own (5.6-15.8 ms in traces of
-    // recomputes, 2026-12-01), which ran ahead of the next stage.
+    // recomputes), which ran ahead of the next stage.
     write = (v) => { const next = String(v ?? def ?? ''); if (control.value !== next) control.value = next; };
     control.addEventListener('change', () => onChange(f.key,
       control.value === '' ? undefined : f.kind === 'int' ? Number(control.value) : control.value));

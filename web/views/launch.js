@@ -1,4 +1,4 @@
-// Launch commands and config files (launch(), issue 7) for the plan picked in the ranking, or else
+// Launch commands and config files (launch()) for the plan picked in the ranking, or else
 // for the page's own GPU layout: each text in a block with its file name, the tool version its
 // flags were checked against, and a copy button; then the notes and warnings the core adds, worded
 // in the page's language from their codes and values (i18n.js note(), warning()).

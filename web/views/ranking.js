@@ -72,7 +72,7 @@ export function rankingView(root, { catalog, onChange, onPlan }) {
   // the number of plans do: each row then takes the plan of its rank and rewrites only the text
   // that changed. Built anew (and the last ones taken out), its 15 rows took 3.4 ms of script a
   // recompute, the most after the core's rank(); in place 1.3 ms (medians of 20 edits in Chromium,
-  // this 2-core machine under load, 2026-12-01).
+  // this 2-core machine under load).
   let shown = null;  // {key, el, rows}: the table on show
 
   function header(col, name) {

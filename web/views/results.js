@@ -174,7 +174,7 @@ function takesText(entry) {
 // The fit on every GPU type: one card for the view's life. A recompute rewrites only the cells
 // whose text changed; the rows are built again only when the GPU types listed change. A new copy
 // of its 32 rows took 4-13 ms to lay out, the largest part of the frame before the ranking
-// (clones of the card in Chromium on this 2-core machine under load, 2026-12-01).
+// (clones of the card in Chromium on this 2-core machine under load).
 function fitsTable(catalog, onGpu) {
   const card = h('section', { class: 'card', 'aria-labelledby': 'fits-h' }, h('h2', { id: 'fits-h' }, t('sec.fits')));
   let listed = null;  // the GPU ids of the rows on show, in order ('' for none or an error)
