@@ -31,6 +31,7 @@ std::string takes(const std::string& input) { return call("takes", input); }
 std::string fits(const std::string& input) { return call("fits", input); }
 std::string launch(const std::string& input) { return call("launch", input); }
 std::string catalog() { return call("catalog", ""); }
+std::string messages() { return call("messages", ""); }
 std::string config_keys(const std::string& input) { return call("config_keys", input); }
 
 }  // namespace
@@ -43,5 +44,6 @@ EMSCRIPTEN_BINDINGS(gpusizer) {
   emscripten::function("fits", &fits);
   emscripten::function("launch", &launch);
   emscripten::function("catalog", &catalog);
+  emscripten::function("messages", &messages);
   emscripten::function("config_keys", &config_keys);
 }

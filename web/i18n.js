@@ -328,7 +328,7 @@ const STRINGS = {
   dateUnknown: ['date not stated', '未注明日期'],
   // Core errors by code (errorMessage). An English half left '' is the core's own message word for
   // word: the English page shows the error's `message`, as for warnings and notes. The others are
-  // the page's wording of it: no CLI pointers, the page's terms and lists (tests/wasm/codes.test.mjs).
+  // the page's wording of it: no CLI pointers, the page's terms and lists (tests/wasm/messages.test.mjs).
   'e.null': ['', '不能为 null：不需要时删去该项即取默认值'],
   'e.integer_range': ['must be a whole number from {min} to {max}', '应为 {min} 到 {max} 之间的整数'],
   'e.number_range': ['must be a number from {min} to {max}', '应为 {min} 到 {max} 之间的数'],
@@ -400,7 +400,7 @@ const STRINGS = {
     '为 0：MoE 配置至少需要 1 个专家（稠密模型不写此项）'],
   'e.experts_per_token': ['', '大于专家总数（{experts}）'],
   'e.layer_kinds_count': ['', '应为每一层列出一种注意力类型（共 {layers} 层）'],
-  'e.layer_kinds_values': ['holds an attention kind the core does not know ({value})', '含有无法识别的注意力类型（{value}）'],
+  'e.layer_kinds_values': ['', '只能含字符串（当前为 {value}）'],
   'e.minimax_layer_kinds': ['',
     'config.json 中缺少此项：MiniMax 需要每层的注意力类型（0 = lightning，1 = softmax），或给出 layer_types'],
   'e.intermediate_even': ['', '必须为偶数（QWenMLP 会将其减半）'],
@@ -411,6 +411,27 @@ const STRINGS = {
   'e.plan_gpu_required': ['is required (a catalog GPU id) unless an instance type is given', '未指定实例类型时必填（目录中的 GPU ID）'],
   'e.name_too_long': ['', '长度为 {length} 个字符：模型名称最长 {max} 个字符'],
   'e.model_name_empty': ['', '为空：请填写模型名称或 Hub ID'],
+  'e.size_range': ['', '应为 {min} 到 {max} 之间的整数（当前为 {value}）'],
+  'e.config_kv_heads_divide': ['', '注意力头数 {key}（{heads}）不能被此项（{kv_heads}）整除'],
+  'e.minimax_kind_numbers': ['', '只能含 0（lightning）或 1（softmax）（当前为 {value}）'],
+  'e.minimax_kind_names': ['', '只能含 "linear_attention" 或 "full_attention"（当前为 {value}）'],
+  'e.aliases_list': ['', '应为名称列表'],
+  'e.aliases_names': ['', '应为非空字符串（当前为 {value}）'],
+  'e.table_input': ['must be a JSON object', '应为 JSON 对象（models、columns、context、pricing、filters）'],
+  'e.table_key': ['', '不是速查表的参数（models、columns、context、pricing、filters、headroom、efficiency）'],
+  'e.table_object': ['must be a JSON object', '应为 JSON 对象'],
+  'e.context_key': ['', '不是共享设置（只有 seq_len、training.tokens）'],
+  'e.context_training_key': ['', '不是共享设置（只有 tokens）'],
+  'e.unknown_column_id': ['', '未知的列 {id}（{columns}）'],
+  'e.column_overrides': ['', '应为场景参数组成的对象'],
+  'e.column_training_key': ['', '不是训练设置'],
+  'e.plan_unknown_gpu': ['', '未知的 GPU 型号“{id}”'],
+  'e.plan_instance_string': ['', '应为字符串（实例类型）'],
+  'e.instance_name_required': ['', '必填：实例类型的名称'],
+  'e.instance_gpu_required': ['is required: a GPU type of the catalog', '必填：目录中的 GPU 型号'],
+  'e.instance_gpus_required': ['', '必填：1 到 64 之间的整数'],
+  'e.instance_price_required': ['', '必填：大于 0 的数'],
+  'e.instance_currency_required': ['', '必填：“USD”或“CNY”'],
   'e.resolve_form': ['takes {"model": "<name>"}, a JSON string or plain text', '应为 {"model": "<名称>"}、JSON 字符串或纯文本'],
   'e.column_setting': ['',
     '不是这一列的设置项（GPU、GPU 数量、TP 与 PP 由规划器选择）'],
@@ -741,7 +762,39 @@ export function reason(x, gpuName) {
   }
 }
 
-// Whether a key has its Chinese wording (tests/wasm/codes.test.mjs checks every core code has one),
+// The page's keys of a core message (the core's `messages` list gives kind and code): the wording
+// of an error is e.<code>, of a warning w.<code>, of a note n.<code>, of a launch blocker
+// why.<code>, of a reason rs.<code>, of a format kind w.format_unsupported.<kind>; a few codes
+// have one wording per case their values tell apart.
+const CASES = {
+  'note no_marlin': ['n.no_marlin.cuda', 'n.no_marlin.rocm'],
+  'reason too_large': ['rs.too_large', 'rs.too_large_takes'],
+  'reason no_layout': ['rs.no_layout', 'rs.no_layout_takes'],
+  'warning format_unsupported': [],  // worded by its kind, a format entry
+};
+const PREFIX = { error: 'e', warning: 'w', note: 'n', blocker: 'why', reason: 'rs', format: 'w.format_unsupported' };
+export const wordingKeys = (kind, code) => CASES[`${kind} ${code}`] ?? [`${PREFIX[kind]}.${code}`];
+// Keys under those prefixes that word no code of their own: parts of other wordings, and the
+// link's problems (why.number, ...: state.js), which share the why. prefix.
+const PIECES = new Set(['e.number_above', 'e.got', 'e.suggest', 'e.other', 'w.weightsNote', 'n.perReplica',
+  'n.gguf_converted', 'n.thisModel', 'rs.span.no_cluster', 'rs.span.slow_network', 'rs.span.single_machine',
+  'rs.max_gpus', 'rs.no_cluster', 'rs.single', 'why.unknown', 'why.number', 'why.whole', 'why.bool',
+  'why.json', 'why.task', 'why.object']);
+// "kind code" for every message wording the page has.
+export function wordedCodes() {
+  const out = new Set();
+  const cased = Object.entries(CASES).flatMap(([id, keys]) => keys.map((k) => [k, id]));
+  for (const key of Object.keys(STRINGS)) {
+    if (PIECES.has(key)) continue;
+    const c = cased.find(([k]) => k === key);
+    if (c) { out.add(c[1]); continue; }
+    const kind = Object.entries(PREFIX).sort((a, b) => b[1].length - a[1].length).find(([, p]) => key.startsWith(`${p}.`));
+    if (kind) out.add(`${kind[0]} ${key.slice(kind[1].length + 1)}`);
+  }
+  return [...out];
+}
+
+// Whether a key has its Chinese wording (tests/wasm/messages.test.mjs checks every core code has one),
 // and its English one (else the page shows the core's English).
 export const hasZh = (key) => Boolean(STRINGS[key]?.[1]);
 export const hasEn = (key) => Boolean(STRINGS[key]?.[0]);

@@ -22,7 +22,10 @@ nlohmann::json error_json(const ApiResult& r);
 // Commands: "estimate", "rank" (planner.h), "takes" (planner.h what_it_takes), "table" (table.h),
 // the catalog listings "models", "gpus", "instances" (input ignored), and "resolve" (a typed model
 // name: model_names.h). "config_keys" takes a config.json object and answers {"keys": [...]}: its
-// top-level keys that the core reads (the page keeps only those in its link).
+// top-level keys that the core reads (the page keeps only those in its link). "messages" (input
+// ignored) lists every error, warning, launch note, launch blocker, reason and format kind the
+// core can give: [{"code", "kind", "fields", "en"}, ...], "en" the English template
+// (docs/errors.md).
 // The input of a scenario command is one scenario object or an array of them (then the answer
 // is an array in the same order). Never throws.
 ApiResult run_command(const std::string& command, const std::string& input_text);

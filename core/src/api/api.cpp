@@ -7,6 +7,7 @@
 #include "api/catalog_json.h"
 #include "base/error.h"
 #include "base/json_reader.h"
+#include "base/messages.h"
 #include "catalog/catalog.h"
 #include "catalog/model_names.h"
 #include "launch/launch.h"
@@ -40,7 +41,7 @@ nlohmann::json config_keys(const nlohmann::json& config) {
   for (const auto& key : keys) {
     if (config.contains(key)) out.push_back(key);
   }
-  return json_object({{"keys", out}});
+  return nlohmann::json({{"keys", out}});
 }
 
 const std::map<std::string, Handler>& scenario_commands() {
@@ -51,13 +52,13 @@ const std::map<std::string, Handler>& scenario_commands() {
        [](const nlohmann::json& in) {
          nlohmann::json gpus = nlohmann::json::array();
          for (const GpuTakes& t : what_it_takes(parse_scenario(in))) gpus.push_back(to_json(t));
-         return json_object({{"gpus", gpus}});
+         return nlohmann::json({{"gpus", gpus}});
        }},
       {"fits",
        [](const nlohmann::json& in) {
          nlohmann::json gpus = nlohmann::json::array();
          for (const GpuFitRow& r : fit_on_each(parse_scenario(in))) gpus.push_back(to_json(r));
-         return json_object({{"gpus", gpus}});
+         return nlohmann::json({{"gpus", gpus}});
        }},
       {"table", [](const nlohmann::json& in) { return table_json(in); }},
       {"launch", [](const nlohmann::json& in) { return launch_json(in); }},
@@ -78,9 +79,7 @@ void check_depth(const std::string& text) {
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[') {
-      if (++depth > kMaxDepth)
-        throw_input_error("input", "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels",
-                          "json_depth", {{"max", kMaxDepth}});
+      if (++depth > kMaxDepth) throw_error("input", "json_depth", {{"max", kMaxDepth}});
     } else if (c == '}' || c == ']') {
       --depth;
     }
@@ -88,21 +87,17 @@ void check_depth(const std::string& text) {
 }
 
 nlohmann::json parse_text(const std::string& text) {
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-    throw_input_error("input", "is empty: expected a scenario JSON object", "input_empty");
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw_error("input", "input_empty");
   // The JSON parser stops at a NUL byte as at the end of the text: whatever follows would pass unread.
   const size_t nul = text.find('\0');
-  if (nul != std::string::npos)
-    throw_input_error("input", "has a NUL byte at offset " + std::to_string(nul) + ": JSON text holds none",
-                      "nul_byte", {{"offset", nul}});
+  if (nul != std::string::npos) throw_error("input", "nul_byte", {{"offset", nul}});
   check_depth(text);
   try {
     return parse_json(text);
   } catch (const nlohmann::json::parse_error& e) {
-    throw_input_error("input", std::string("is not valid JSON: ") + e.what(), "invalid_json");
+    throw_error("input", "invalid_json", {{"detail", e.what()}});
   } catch (const nlohmann::json::out_of_range& e) {  // 1e400: the parser's "number overflow"
-    throw_input_error("input", std::string("has a number beyond the range of a double: ") + e.what(),
-                      "number_overflow");
+    throw_error("input", "number_overflow", {{"detail", e.what()}});
   }
 }
 
@@ -138,13 +133,13 @@ ApiResult run_command(const std::string& command, const std::string& input_text)
       r.value = catalog_json();
     } else if (command == "config_keys") {
       r.value = config_keys(parse_text(input_text));
+    } else if (command == "messages") {
+      r.value = messages_json();  // every message the core can give (base/messages.h)
     } else if (command == "resolve") {
       r.value = resolve_json(input_text);  // a typed model name to a preset (model_names.h)
     } else {
       auto it = scenario_commands().find(command);
-      if (it == scenario_commands().end())
-        throw_input_error("command", "unknown command \"" + command + "\"", "unknown_command",
-                          {{"command", command}});
+      if (it == scenario_commands().end()) throw_error("command", "unknown_command", {{"command", command}});
       r.value = run_scenarios(it->second, parse_text(input_text));
     }
     r.ok = true;

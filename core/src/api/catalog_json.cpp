@@ -10,23 +10,23 @@ namespace gpusizer {
 
 nlohmann::json architecture_json(const Architecture& a) {
   const ParamCounts p = count_params(a);
-  nlohmann::json j = json_object({{"id", a.id},
-                                  {"name", a.name},
-                                  {"family", a.family},
-                                  {"hf_repo", a.hf_repo},
-                                  {"params", p.total},
-                                  {"active_params", p.active},
-                                  {"layers", a.layers},
-                                  {"hidden", a.hidden},
-                                  {"heads", a.heads},
-                                  {"kv_heads", a.kv_heads},
-                                  {"head_dim", a.head_dim},
-                                  {"intermediate", a.intermediate},
-                                  {"vocab", a.vocab},
-                                  {"tied_embeddings", a.tied_embeddings},
-                                  {"mlp", a.mlp == MlpKind::Gated ? "gated" : "plain"},
-                                  {"max_positions", a.max_positions},
-                                  {"kv_bytes_per_token_bf16", kv_bytes_per_token(a, KvFormat::Bf16)}});
+  nlohmann::json j = nlohmann::json({{"id", a.id},
+                                     {"name", a.name},
+                                     {"family", a.family},
+                                     {"hf_repo", a.hf_repo},
+                                     {"params", p.total},
+                                     {"active_params", p.active},
+                                     {"layers", a.layers},
+                                     {"hidden", a.hidden},
+                                     {"heads", a.heads},
+                                     {"kv_heads", a.kv_heads},
+                                     {"head_dim", a.head_dim},
+                                     {"intermediate", a.intermediate},
+                                     {"vocab", a.vocab},
+                                     {"tied_embeddings", a.tied_embeddings},
+                                     {"mlp", a.mlp == MlpKind::Gated ? "gated" : "plain"},
+                                     {"max_positions", a.max_positions},
+                                     {"kv_bytes_per_token_bf16", kv_bytes_per_token(a, KvFormat::Bf16)}});
   if (a.experts > 0) {
     j["experts"] = a.experts;
     j["experts_per_token"] = a.experts_per_token;
@@ -59,27 +59,27 @@ nlohmann::json models_json() {
 nlohmann::json gpus_json() {
   nlohmann::json out = nlohmann::json::array();
   for (const Gpu& g : gpu_catalog()) {
-    out.push_back(json_object({{"id", g.id},
-                               {"name", g.name},
-                               {"vendor", g.vendor},
-                               {"arch", g.arch},
-                               {"year", g.year},
-                               {"memory_bytes", g.memory_bytes},
-                               {"marketed_memory_bytes", g.marketed_memory_bytes},
-                               {"memory_measured", g.memory_measured},
-                               {"bandwidth_bytes_per_s", g.bandwidth_bytes_per_s},
-                               {"fp32_tflops", g.fp32_tflops},
-                               {"tf32_tflops", g.tf32_tflops},
-                               {"fp16_tflops", g.fp16_tflops},
-                               {"bf16_tflops", g.bf16_tflops},
-                               {"fp8_tflops", g.fp8_tflops},
-                               {"int8_tops", g.int8_tops},
-                               {"int4_tops", g.int4_tops},
-                               {"supports_bf16", g.supports_bf16},
-                               {"supports_fp8", g.supports_fp8},
-                               {"interconnect_bytes_per_s", g.interconnect_bytes_per_s},
-                               {"pcie_bytes_per_s", g.pcie_bytes_per_s},
-                               {"source", g.source}}));
+    out.push_back(nlohmann::json({{"id", g.id},
+                                  {"name", g.name},
+                                  {"vendor", g.vendor},
+                                  {"arch", g.arch},
+                                  {"year", g.year},
+                                  {"memory_bytes", g.memory_bytes},
+                                  {"marketed_memory_bytes", g.marketed_memory_bytes},
+                                  {"memory_measured", g.memory_measured},
+                                  {"bandwidth_bytes_per_s", g.bandwidth_bytes_per_s},
+                                  {"fp32_tflops", g.fp32_tflops},
+                                  {"tf32_tflops", g.tf32_tflops},
+                                  {"fp16_tflops", g.fp16_tflops},
+                                  {"bf16_tflops", g.bf16_tflops},
+                                  {"fp8_tflops", g.fp8_tflops},
+                                  {"int8_tops", g.int8_tops},
+                                  {"int4_tops", g.int4_tops},
+                                  {"supports_bf16", g.supports_bf16},
+                                  {"supports_fp8", g.supports_fp8},
+                                  {"interconnect_bytes_per_s", g.interconnect_bytes_per_s},
+                                  {"pcie_bytes_per_s", g.pcie_bytes_per_s},
+                                  {"source", g.source}}));
   }
   return out;
 }
@@ -87,25 +87,25 @@ nlohmann::json gpus_json() {
 nlohmann::json instances_json() {
   nlohmann::json out = nlohmann::json::array();
   for (const Instance& i : instance_catalog()) {
-    out.push_back(json_object({{"provider", i.provider},
-                               {"provider_id", i.provider_id},
-                               {"instance", i.instance},
-                               {"region", i.region},
-                               {"gpu", i.gpu_id},
-                               {"gpus_per_instance", i.gpus},
-                               {"vcpu", i.vcpu},
-                               {"ram_bytes", i.ram_bytes},
-                               {"price_per_hour", i.price_per_hour},
-                               {"currency", i.currency},
-                               {"price_date", i.price_date},
-                               {"source", i.source},
-                               {"notes", i.notes},
-                               {"gpu_link", i.gpu_link},
-                               {"gpu_link_bytes_per_s", i.gpu_link_bytes_per_s},
-                               {"network_gbps", i.network_gbps},
-                               {"rdma", i.rdma},
-                               {"cluster", i.cluster},
-                               {"network_source", i.network_source}}));
+    out.push_back(nlohmann::json({{"provider", i.provider},
+                                  {"provider_id", i.provider_id},
+                                  {"instance", i.instance},
+                                  {"region", i.region},
+                                  {"gpu", i.gpu_id},
+                                  {"gpus_per_instance", i.gpus},
+                                  {"vcpu", i.vcpu},
+                                  {"ram_bytes", i.ram_bytes},
+                                  {"price_per_hour", i.price_per_hour},
+                                  {"currency", i.currency},
+                                  {"price_date", i.price_date},
+                                  {"source", i.source},
+                                  {"notes", i.notes},
+                                  {"gpu_link", i.gpu_link},
+                                  {"gpu_link_bytes_per_s", i.gpu_link_bytes_per_s},
+                                  {"network_gbps", i.network_gbps},
+                                  {"rdma", i.rdma},
+                                  {"cluster", i.cluster},
+                                  {"network_source", i.network_source}}));
   }
   return out;
 }
@@ -116,28 +116,29 @@ nlohmann::json task_defaults_json() {
   nlohmann::json out = nlohmann::json::object();
   const nlohmann::json choices = scenario_choices_json();  // kept alive: the loop reads into it
   for (const nlohmann::json& task : choices["tasks"]) {
-    const Scenario s = parse_scenario(json_object({{"model", model_presets().front().id}, {"task", task}}));
-    nlohmann::json d = json_object({{"engine", to_string(s.engine)},
-                                    {"weights", to_string(s.weights)},
-                                    {"seq_len", s.seq_len},
-                                    {"batch", s.batch},
-                                    {"gpus", s.gpus},
-                                    {"tp", s.tp},
-                                    {"pp", s.pp},
-                                    {"flash_attention", s.flash_attention},
-                                    {"headroom", s.headroom},
-                                    {"pricing", json_object({{"currency", s.pricing.currency}})}});
+    const Scenario s =
+        parse_scenario(nlohmann::json({{"model", model_presets().front().id}, {"task", task}}));
+    nlohmann::json d = nlohmann::json({{"engine", to_string(s.engine)},
+                                       {"weights", to_string(s.weights)},
+                                       {"seq_len", s.seq_len},
+                                       {"batch", s.batch},
+                                       {"gpus", s.gpus},
+                                       {"tp", s.tp},
+                                       {"pp", s.pp},
+                                       {"flash_attention", s.flash_attention},
+                                       {"headroom", s.headroom},
+                                       {"pricing", nlohmann::json({{"currency", s.pricing.currency}})}});
     if (is_training(s.task)) {
       const Training& t = s.training;
-      d["training"] = json_object({{"optimizer", to_string(t.optimizer)},
-                                   {"master_weights", t.master_weights},
-                                   {"grad_checkpointing", to_string(t.grad_checkpointing)},
-                                   {"zero", t.zero},
-                                   {"offload_optimizer", t.offload_optimizer},
-                                   {"offload_params", t.offload_params},
-                                   {"lora_rank", t.lora_rank},
-                                   {"lora_targets", to_string(t.lora_targets)},
-                                   {"grad_accum", t.grad_accum}});
+      d["training"] = nlohmann::json({{"optimizer", to_string(t.optimizer)},
+                                      {"master_weights", t.master_weights},
+                                      {"grad_checkpointing", to_string(t.grad_checkpointing)},
+                                      {"zero", t.zero},
+                                      {"offload_optimizer", t.offload_optimizer},
+                                      {"offload_params", t.offload_params},
+                                      {"lora_rank", t.lora_rank},
+                                      {"lora_targets", to_string(t.lora_targets)},
+                                      {"grad_accum", t.grad_accum}});
     } else {
       d["kv_cache"] = to_string(s.kv_cache);
     }
@@ -147,15 +148,15 @@ nlohmann::json task_defaults_json() {
 }
 
 nlohmann::json catalog_json() {
-  nlohmann::json j = json_object({{"models", models_json()},
-                                  {"gpus", gpus_json()},
-                                  {"instances", instances_json()},
-                                  {"weights", weight_format_ids()},
-                                  {"kv_cache", kv_format_ids()},
-                                  {"defaults", task_defaults_json()},
-                                  // where the page's tabs start, not what the parser fills in
-                                  {"starting_points", starting_points_json()},
-                                  {"table_settings", table_settings_json()}});
+  nlohmann::json j = nlohmann::json({{"models", models_json()},
+                                     {"gpus", gpus_json()},
+                                     {"instances", instances_json()},
+                                     {"weights", weight_format_ids()},
+                                     {"kv_cache", kv_format_ids()},
+                                     {"defaults", task_defaults_json()},
+                                     // where the page's tabs start, not what the parser fills in
+                                     {"starting_points", starting_points_json()},
+                                     {"table_settings", table_settings_json()}});
   const nlohmann::json choices = scenario_choices_json();
   for (auto it = choices.begin(); it != choices.end(); ++it) j[it.key()] = it.value();
   return j;

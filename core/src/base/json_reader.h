@@ -89,7 +89,4 @@ void require_object(const nlohmann::json& j, const std::string& field);
 // through this one (issue 14, wasm size). Uses nlohmann's detail parser of 3.11.
 nlohmann::json parse_json(const std::string& text);
 
-// "a, b or c"
-std::string join_choices(const std::vector<std::string>& items);
-
 }  // namespace gpusizer

@@ -354,10 +354,7 @@ ModelNameMatch resolve_model_name(const std::string& text, const std::string& fi
   ModelNameMatch m = match_model_name(text);
   if (m.preset) return m;
   if (text.size() > kMaxNameLength) {
-    throw_input_error(field,
-                      "is " + std::to_string(text.size()) + " characters long: no model name has more than " +
-                          std::to_string(kMaxNameLength),
-                      "name_too_long", {{"length", text.size()}, {"max", kMaxNameLength}});
+    throw_error(field, "name_too_long", {{"length", text.size()}, {"max", kMaxNameLength}});
   }
   std::string message = "unknown preset id \"" + text + "\" (see `gpusizer models`)";
   if (m.ambiguous) {
@@ -372,7 +369,7 @@ ModelNameMatch resolve_model_name(const std::string& text, const std::string& fi
     }
     message += "?";
   }
-  throw_input_error(field, message, "unknown_model", {{"name", text}, {"suggestions", m.suggestions}});
+  throw_composed_error(field, message, "unknown_model", {{"name", text}, {"suggestions", m.suggestions}});
 }
 
 nlohmann::json resolve_json(const std::string& input) {
@@ -382,26 +379,24 @@ nlohmann::json resolve_json(const std::string& input) {
     try {
       j = parse_json(text);
     } catch (const nlohmann::json::exception& e) {
-      throw_input_error("input", std::string("is not valid JSON: ") + e.what(), "invalid_json");
+      throw_error("input", "invalid_json", {{"detail", e.what()}});
     }
     if (j.is_object()) {
       if (j.size() != 1 || !j.contains("model") || !j.at("model").is_string()) {
-        throw_input_error("model", "resolve takes {\"model\": \"<name>\"}, a JSON string or plain text",
-                          "resolve_form");
+        throw_error("model", "resolve_form");
       }
       j = j.at("model");
     }
     text = j.get<std::string>();
   }
-  if (trim(text).empty())
-    throw_input_error("model", "is empty: give a model name or Hub id", "model_name_empty");
+  if (trim(text).empty()) throw_error("model", "model_name_empty");
   if (text.size() > kMaxNameLength) resolve_model_name(text, "model");  // throws: too long
   const ModelNameMatch m = match_model_name(text);
-  nlohmann::json out = json_object({{"input", text},
-                                    {"found", m.preset != nullptr},
-                                    {"matched_by", m.matched_by},
-                                    {"ambiguous", m.ambiguous},
-                                    {"suggestions", m.suggestions}});
+  nlohmann::json out = nlohmann::json({{"input", text},
+                                       {"found", m.preset != nullptr},
+                                       {"matched_by", m.matched_by},
+                                       {"ambiguous", m.ambiguous},
+                                       {"suggestions", m.suggestions}});
   out["id"] = m.preset ? nlohmann::json(m.preset->id) : nlohmann::json();
   out["name"] = m.preset ? nlohmann::json(m.preset->name) : nlohmann::json();
   out["hf_repo"] = m.preset ? nlohmann::json(m.preset->hf_repo) : nlohmann::json();

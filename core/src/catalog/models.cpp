@@ -111,11 +111,10 @@ Architecture read_preset(const nlohmann::json& j, const std::string& field) {
   read_enums(r, &a);
   if (r.has("aliases")) {
     const nlohmann::json& list = r.raw("aliases");
-    if (!list.is_array()) throw_input_error(r.field("aliases"), "must be a list of names", "string_list");
+    if (!list.is_array()) throw_error(r.field("aliases"), "aliases_list");
     for (const nlohmann::json& name : list) {
       if (!name.is_string() || name.get<std::string>().empty()) {
-        throw_input_error(r.field("aliases"), "must hold non-empty strings (got " + name.dump() + ")",
-                          "string_list");
+        throw_error(r.field("aliases"), "aliases_names", {{"value", name}});
       }
       a.aliases.push_back(name.get<std::string>());
     }

@@ -55,10 +55,7 @@ LaunchPlan catalog_plan(const Scenario& s, const std::string& instance) {
   for (const Plan& p : rank_plans(s)) {
     if (p.instance->instance == instance) return plan_of(p);
   }
-  throw_input_error("plan.instance",
-                    cat({"no plan for instance type \"", instance,
-                         "\": unknown, excluded by the filters or the scenario's gpu, or not on-demand"}),
-                    "no_plan_for_instance", {{"instance", instance}});
+  throw_error("plan.instance", "no_plan_for_instance", {{"instance", instance}});
 }
 
 LaunchContext make_context(const Scenario& s, const LaunchPlan& plan);
@@ -68,9 +65,7 @@ LaunchContext make_context(const Scenario& s, const LaunchPlan& plan);
 LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
   const std::vector<Plan> plans = rank_plans(s);
   if (plans.empty() || !plans.front().fits) {
-    throw_input_error("plan",
-                      "no catalog plan fits this scenario: give plan.gpu with a layout, or relax the filters",
-                      "no_fitting_plan");
+    throw_error("plan", "no_fitting_plan");
   }
   for (const Plan& p : plans) {
     if (!p.fits) break;
@@ -81,13 +76,13 @@ LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
       nlohmann::json why;
       const std::string blocker = launch_blocker(make_context(s, plan_of(top)), &why);
       note->code = "cheapest_not_launchable";
-      note->values = json_object({{"instance", top.instance->instance},
-                                  {"gpus", top.gpus},
-                                  {"tp", top.tp},
-                                  {"pp", top.pp},
-                                  {"instances", top.instances},
-                                  {"reason", blocker},
-                                  {"why", why}});
+      note->values = nlohmann::json({{"instance", top.instance->instance},
+                                     {"gpus", top.gpus},
+                                     {"tp", top.tp},
+                                     {"pp", top.pp},
+                                     {"instances", top.instances},
+                                     {"reason", blocker},
+                                     {"why", why}});
       note->message =
           cat({"the cheapest plan, ", top.instance->instance, " (", top.gpus, " GPUs, tp ", top.tp, ", pp ",
                top.pp, ", ", top.instances, " instances), cannot be launched: ", blocker,
@@ -101,11 +96,8 @@ LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
 LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
   JsonReader r(j, "plan");
   const std::optional<std::string> gpu = r.string("gpu");
-  if (!gpu)
-    throw_input_error("plan.gpu", "is required (a catalog GPU id) unless plan.instance is given",
-                      "plan_gpu_required");
-  if (!find_gpu(*gpu))
-    throw_input_error("plan.gpu", cat({"unknown GPU id \"", *gpu, "\""}), "unknown_gpu", {{"id", *gpu}});
+  if (!gpu) throw_error("plan.gpu", "plan_gpu_required");
+  if (!find_gpu(*gpu)) throw_error("plan.gpu", "plan_unknown_gpu", {{"id", *gpu}});
   LaunchPlan p;
   p.gpu = *gpu;
   p.source = "explicit";
@@ -137,8 +129,7 @@ LaunchPlan resolve_plan(const Scenario& s, const nlohmann::json& plan, Warning* 
     require_object(plan, "plan");
     if (!plan.contains("instance")) return explicit_plan(s, plan);
     if (!plan["instance"].is_string())
-      throw_input_error("plan.instance", "must be a string (an instance type)", "string",
-                        {{"type", plan["instance"].type_name()}});
+      throw_error("plan.instance", "plan_instance_string", {{"type", plan["instance"].type_name()}});
     return catalog_plan(s, plan["instance"].get<std::string>());
   }
   return s.gpu ? scenario_plan(s) : cheapest_plan(s, note);
@@ -176,7 +167,7 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
                                  " has no bf16: the commands use float16 (serving --dtype float16; "
                                  "training fp16 mixed precision with dynamic loss scaling, which can "
                                  "overflow where bf16 would not)"}),
-                            json_object({{"gpu", c.gpu->name}})});
+                            nlohmann::json({{"gpu", c.gpu->name}})});
   }
   if (c.estimate.gpu && !c.estimate.gpu->fits) {
     const std::string text =
@@ -184,9 +175,9 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
              " GiB per GPU, more than the ", fixed(c.gpu->memory_bytes / 1073741824.0, 1), " GiB of ",
              c.gpu->id, ": the commands will run out of memory"});
     out.warnings.push_back({"launch_does_not_fit", "plan", text,
-                            json_object({{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes},
-                                         {"memory_bytes", c.gpu->memory_bytes},
-                                         {"gpu", c.gpu->name}})});
+                            nlohmann::json({{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes},
+                                            {"memory_bytes", c.gpu->memory_bytes},
+                                            {"gpu", c.gpu->name}})});
   }
 }
 
@@ -224,12 +215,12 @@ std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
   const LaunchPlan& p = c.plan;
   nlohmann::json ignored;
   nlohmann::json& d = detail ? *detail : ignored;
-  d = json_object({{"engine", to_string(c.s.engine)},
-                   {"gpus", p.gpus},
-                   {"instances", p.instances},
-                   {"tp", p.tp},
-                   {"pp", p.pp},
-                   {"zero", p.zero}});
+  d = nlohmann::json({{"engine", to_string(c.s.engine)},
+                      {"gpus", p.gpus},
+                      {"instances", p.instances},
+                      {"tp", p.tp},
+                      {"pp", p.pp},
+                      {"zero", p.zero}});
   if (is_training(c.s.task) && (p.tp > 1 || p.pp > 1)) {
     d["code"] = "training_data_parallel";
     return "the training commands (ms-swift sft, LLaMA-Factory, DeepSpeed ZeRO) are data-parallel only";
@@ -284,10 +275,10 @@ KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes) {
   return k;
 }
 
-void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values,
-              const std::string& text) noexcept {
+void add_note(Launch& out, const char* code, nlohmann::json values, const std::string& text) noexcept {
   out.notes.push_back(text);
-  out.note_details.push_back({code, "", text, json_object(values)});
+  out.note_details.push_back(
+      {code, "", text, values.is_null() ? nlohmann::json::object() : std::move(values)});
 }
 
 void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename,
@@ -309,14 +300,14 @@ Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, cons
   text += cat({"; the scenario asks for ", c.s.batch, " (the estimate: ", gib_text(k.per_sequence_bytes),
                " of KV cache per sequence on each GPU)"});
   return {"kv_capacity", "", text,
-          json_object({{"engine", engine},
-                       {"setting", setting},
-                       {"budget_bytes", k.budget_bytes},
-                       {"sequences", k.sequences},
-                       {"seq_len", c.s.seq_len},
-                       {"replicas", c.dp()},
-                       {"batch", c.s.batch},
-                       {"per_sequence_bytes", k.per_sequence_bytes}})};
+          nlohmann::json({{"engine", engine},
+                          {"setting", setting},
+                          {"budget_bytes", k.budget_bytes},
+                          {"sequences", k.sequences},
+                          {"seq_len", c.s.seq_len},
+                          {"replicas", c.dp()},
+                          {"batch", c.s.batch},
+                          {"per_sequence_bytes", k.per_sequence_bytes}})};
 }
 
 void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k,
@@ -326,10 +317,10 @@ void warn_if_short(const LaunchContext& c, const std::string& setting, const KvC
                           cat({setting, " leaves KV cache for ", k.sequences, " sequences of ", c.s.seq_len,
                                " tokens, fewer than the batch of ", c.s.batch,
                                ": the engine will queue the rest (or refuse to start below one)"}),
-                          json_object({{"setting", setting},
-                                       {"sequences", k.sequences},
-                                       {"seq_len", c.s.seq_len},
-                                       {"batch", c.s.batch}})});
+                          nlohmann::json({{"setting", setting},
+                                          {"sequences", k.sequences},
+                                          {"seq_len", c.s.seq_len},
+                                          {"batch", c.s.batch}})});
 }
 
 void Piece::append_to(std::string& out) const noexcept {
@@ -411,11 +402,11 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
                                    " GPUs; use Megatron-SWIFT "
                                    "(megatron sft) for tensor/pipeline-parallel training. No command is "
                                    "generated for this plan"}),
-                              json_object({{"tp", plan.tp}, {"pp", plan.pp}, {"gpus", plan.gpus}})});
+                              nlohmann::json({{"tp", plan.tp}, {"pp", plan.pp}, {"gpus", plan.gpus}})});
     } else {
       out.warnings.push_back({"launch_plan_invalid", "plan",
                               cat({blocker, ". No command is generated for this plan"}),
-                              json_object({{"reason", blocker}, {"why", why}})});
+                              nlohmann::json({{"reason", blocker}, {"why", why}})});
     }
     return out;
   }
@@ -464,7 +455,7 @@ nlohmann::json launch_json(const nlohmann::json& input) {
 nlohmann::json to_json(const Launch& l) {
   nlohmann::json commands = nlohmann::json::array();
   for (const LaunchText& t : l.commands) {
-    nlohmann::json c = json_object(
+    nlohmann::json c = nlohmann::json(
         {{"tool", t.tool}, {"version_checked", t.version_checked}, {"kind", t.kind}, {"text", t.text}});
     if (!t.filename.empty()) c["filename"] = t.filename;
     commands.push_back(c);
@@ -476,29 +467,29 @@ nlohmann::json to_json(const Launch& l) {
     details.push_back(to_json(w));
   }
   const LaunchPlan& p = l.plan;
-  nlohmann::json plan = json_object({{"gpu", p.gpu},
-                                     {"gpus_per_instance", p.gpus_per_instance},
-                                     {"instances", p.instances},
-                                     {"gpus", p.gpus},
-                                     {"tp", p.tp},
-                                     {"pp", p.pp},
-                                     {"dp", p.gpus / (p.tp * p.pp)},
-                                     {"source", p.source},
-                                     {"zero", p.zero},
-                                     {"dtype", l.dtype}});
+  nlohmann::json plan = nlohmann::json({{"gpu", p.gpu},
+                                        {"gpus_per_instance", p.gpus_per_instance},
+                                        {"instances", p.instances},
+                                        {"gpus", p.gpus},
+                                        {"tp", p.tp},
+                                        {"pp", p.pp},
+                                        {"dp", p.gpus / (p.tp * p.pp)},
+                                        {"source", p.source},
+                                        {"zero", p.zero},
+                                        {"dtype", l.dtype}});
   if (!p.instance.empty()) plan["instance"] = p.instance;
   nlohmann::json notes = nlohmann::json::array();
   for (const Warning& n : l.note_details) {
-    nlohmann::json j = json_object({{"code", n.code}, {"message", n.message}});
+    nlohmann::json j = nlohmann::json({{"code", n.code}, {"message", n.message}});
     if (!n.values.empty()) j["values"] = n.values;
     notes.push_back(j);
   }
-  return json_object({{"plan", plan},
-                      {"commands", commands},
-                      {"notes", l.notes},
-                      {"note_details", notes},
-                      {"warnings", warnings},
-                      {"warning_details", details}});
+  return nlohmann::json({{"plan", plan},
+                         {"commands", commands},
+                         {"notes", l.notes},
+                         {"note_details", notes},
+                         {"warnings", warnings},
+                         {"warning_details", details}});
 }
 
 }  // namespace gpusizer

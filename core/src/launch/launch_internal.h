@@ -67,8 +67,7 @@ void add_training(const LaunchContext& c, Launch& out);
 // reaching the binding boundary's catch; in exchange no generator inlined into launch_json keeps a
 // cleanup landing pad around each call to them (issue 14, wasm size: 197 -> 68 in launch_json).
 // Adds a note to notes (English text) and to note_details with its code and values (docs/errors.md).
-void add_note(Launch& out, const char* code, std::initializer_list<JsonField> values,
-              const std::string& text) noexcept;
+void add_note(Launch& out, const char* code, nlohmann::json values, const std::string& text) noexcept;
 void add_note(Launch& out, const Warning& note) noexcept;
 // A command or file appended out of line: the aggregate built in place made each of its string
 // members from a literal at every site (issue 14, wasm size).

@@ -223,7 +223,7 @@ void add_sglang(const LaunchContext& c, Launch& out) {
                             cat({setting,
                                  " leaves less than the estimated activations and runtime buffers: lower "
                                  "--max-running-requests or --context-length"}),
-                            json_object({{"fraction", fixed2(fraction)}})});
+                            nlohmann::json({{"fraction", fixed2(fraction)}})});
   }
 }
 
@@ -347,7 +347,7 @@ void add_serving(const LaunchContext& c, Launch& out) {
                             cat({"the estimate needs more than ", fixed2(kMaxFraction),
                                  " of each card: the memory fractions are capped at ", fixed2(kMaxFraction),
                                  ", so the KV cache may hold fewer than batch x seq_len tokens"}),
-                            json_object({{"cap", fixed2(kMaxFraction)}})});
+                            nlohmann::json({{"cap", fixed2(kMaxFraction)}})});
   }
 }
 

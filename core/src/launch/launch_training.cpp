@@ -62,32 +62,32 @@ std::string lora_modules(LoraTargets t, const char* sep) {
 }
 
 nlohmann::json precision_block(const LaunchContext& c) {
-  if (!c.fp16) return json_object({{"enabled", true}});
+  if (!c.fp16) return nlohmann::json({{"enabled", true}});
   // Dynamic loss scaling (loss_scale 0) with DeepSpeed's documented defaults.
-  return json_object({{"enabled", true},
-                      {"loss_scale", 0},
-                      {"loss_scale_window", 1000},
-                      {"initial_scale_power", 16},
-                      {"hysteresis", 2},
-                      {"min_loss_scale", 1}});
+  return nlohmann::json({{"enabled", true},
+                         {"loss_scale", 0},
+                         {"loss_scale_window", 1000},
+                         {"initial_scale_power", 16},
+                         {"hysteresis", 2},
+                         {"min_loss_scale", 1}});
 }
 
 // Keys come out sorted (nlohmann::json): DeepSpeed reads them by name, and one JSON type keeps
 // the wasm small (ordered_json would instantiate the whole library twice).
 std::string ds_config_text(const LaunchContext& c) {
-  nlohmann::json zero = json_object({{"stage", c.plan.zero}});
-  const nlohmann::json cpu = json_object({{"device", "cpu"}, {"pin_memory", true}});
+  nlohmann::json zero = nlohmann::json({{"stage", c.plan.zero}});
+  const nlohmann::json cpu = nlohmann::json({{"device", "cpu"}, {"pin_memory", true}});
   if (c.s.training.offload_optimizer) zero["offload_optimizer"] = cpu;
   if (c.s.training.offload_params) zero["offload_param"] = cpu;
   zero["overlap_comm"] = true;
   zero["contiguous_gradients"] = true;
   if (c.plan.zero == 3) zero["stage3_gather_16bit_weights_on_model_save"] = true;  // a loadable checkpoint
-  nlohmann::json j =
-      json_object({{"train_batch_size", global_batch(c)},
-                   {"train_micro_batch_size_per_gpu", c.s.batch},
-                   {"gradient_accumulation_steps", c.s.training.grad_accum},
-                   {"gradient_clipping", kGradientClipping},
-                   {"zero_allow_untested_optimizer", true}});  // the HF Trainer's optimizer, not DeepSpeed's
+  nlohmann::json j = nlohmann::json(
+      {{"train_batch_size", global_batch(c)},
+       {"train_micro_batch_size_per_gpu", c.s.batch},
+       {"gradient_accumulation_steps", c.s.training.grad_accum},
+       {"gradient_clipping", kGradientClipping},
+       {"zero_allow_untested_optimizer", true}});  // the HF Trainer's optimizer, not DeepSpeed's
   j[c.fp16 ? "fp16" : "bf16"] = precision_block(c);
   j["zero_optimization"] = zero;
   return j.dump(2) + "\n";

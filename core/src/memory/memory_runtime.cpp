@@ -84,33 +84,33 @@ void finish_memory(const Scenario& s, const Gpu* gpu, MemoryEstimate* m) {
 }
 
 void add_memory_json(const MemoryEstimate& m, nlohmann::json* memory) {
-  (*memory)["figures"] = json_object({{"allocated_bytes", m.figures.allocated_bytes},
-                                      {"reserved_bytes", m.figures.reserved_bytes},
-                                      {"nvidia_smi_bytes", m.figures.nvidia_smi_bytes}});
+  (*memory)["figures"] = nlohmann::json({{"allocated_bytes", m.figures.allocated_bytes},
+                                         {"reserved_bytes", m.figures.reserved_bytes},
+                                         {"nvidia_smi_bytes", m.figures.nvidia_smi_bytes}});
   nlohmann::json ranges = nlohmann::json::object();
   for (const MemoryRange& r : m.ranges) {
-    ranges[r.figure] = json_object({{"low_bytes", r.low_bytes},
-                                    {"high_bytes", r.high_bytes},
-                                    {"group", r.group},
-                                    {"cases", r.cases},
-                                    {"far_from_data", r.far_from_data}});
+    ranges[r.figure] = nlohmann::json({{"low_bytes", r.low_bytes},
+                                       {"high_bytes", r.high_bytes},
+                                       {"group", r.group},
+                                       {"cases", r.cases},
+                                       {"far_from_data", r.far_from_data}});
   }
   (*memory)["ranges"] = ranges;
   if (m.engine) {
     const EngineBudget& e = *m.engine;
-    (*memory)["engine"] = json_object({{"engine", e.engine},
-                                       {"fraction", e.fraction},
-                                       {"budget_bytes", e.budget_bytes},
-                                       {"weights_bytes", e.weights_bytes},
-                                       {"non_torch_bytes", e.non_torch_bytes},
-                                       {"activation_peak_bytes", e.activation_peak_bytes},
-                                       {"cuda_graph_bytes", e.cuda_graph_bytes},
-                                       {"kv_cache_bytes", e.kv_cache_bytes},
-                                       {"kv_tokens", e.kv_tokens},
-                                       {"max_concurrency", e.max_concurrency},
-                                       {"max_model_len", e.max_model_len},
-                                       {"max_num_seqs", e.max_num_seqs},
-                                       {"max_num_batched_tokens", e.max_num_batched_tokens}});
+    (*memory)["engine"] = nlohmann::json({{"engine", e.engine},
+                                          {"fraction", e.fraction},
+                                          {"budget_bytes", e.budget_bytes},
+                                          {"weights_bytes", e.weights_bytes},
+                                          {"non_torch_bytes", e.non_torch_bytes},
+                                          {"activation_peak_bytes", e.activation_peak_bytes},
+                                          {"cuda_graph_bytes", e.cuda_graph_bytes},
+                                          {"kv_cache_bytes", e.kv_cache_bytes},
+                                          {"kv_tokens", e.kv_tokens},
+                                          {"max_concurrency", e.max_concurrency},
+                                          {"max_model_len", e.max_model_len},
+                                          {"max_num_seqs", e.max_num_seqs},
+                                          {"max_num_batched_tokens", e.max_num_batched_tokens}});
   }
 }
 

@@ -211,10 +211,7 @@ double per_layer_linear_max(const Architecture& a) {
 
 void check_range(const std::string& field, const char* key, int64_t value, int64_t lo, int64_t hi) {
   if (value < lo || value > hi) {
-    throw_input_error(field + "." + key,
-                      "must be from " + std::to_string(lo) + " to " + std::to_string(hi) + " (got " +
-                          std::to_string(value) + ")",
-                      "integer_range", {{"min", lo}, {"max", hi}, {"value", value}});
+    throw_error(field + "." + key, "size_range", {{"min", lo}, {"max", hi}, {"value", value}});
   }
 }
 
@@ -357,10 +354,7 @@ void validate_architecture(const Architecture& a, const std::string& field) {
   check_range(field, "heads", a.heads, 1, kMaxArchSize);
   check_range(field, "kv_heads", a.kv_heads, 1, a.heads);
   if (a.heads % a.kv_heads != 0) {
-    throw_input_error(field + ".kv_heads",
-                      "heads (" + std::to_string(a.heads) + ") must be divisible by kv_heads (" +
-                          std::to_string(a.kv_heads) + ")",
-                      "kv_heads_divide", {{"heads", a.heads}, {"kv_heads", a.kv_heads}});
+    throw_error(field + ".kv_heads", "kv_heads_divide", {{"heads", a.heads}, {"kv_heads", a.kv_heads}});
   }
   check_range(field, "head_dim", a.head_dim, 1, kMaxArchSize);
   check_range(field, "vocab", a.vocab, 1, kMaxArchSize);
@@ -400,7 +394,7 @@ void validate_architecture(const Architecture& a, const std::string& field) {
 // depth of Llama-2-7B and -13B (4096 = 128 x 32, 5120 = 128 x 40).
 Architecture from_param_count(double params) {
   if (!std::isfinite(params) || params <= 0 || params > 1e15) {  // 1e15: 2,500 x Llama-3.1-405B
-    throw_input_error("model.params", "must be a parameter count above 0 and at most 1e15", "params_range");
+    throw_error("model.params", "params_range");
   }
   Architecture best;
   double best_distance = std::numeric_limits<double>::infinity();
@@ -415,10 +409,7 @@ Architecture from_param_count(double params) {
     }
   }
   if (best.layers == 0) {
-    throw_input_error("model.params",
-                      "no Llama-like shape comes within 1 % of this count "
-                      "(the scaling rule starts near 1e7); give explicit fields",
-                      "params_no_shape");
+    throw_error("model.params", "params_no_shape");
   }
   const bool trillions = params >= 1e12;
   best.name = "Llama-like " + significant(params / (trillions ? 1e12 : 1e9), 3) + (trillions ? "T" : "B") +
@@ -449,7 +440,7 @@ Architecture from_explicit_fields(const nlohmann::json& fields) {
   r.reject_unknown();  // a misspelt key is reported before the missing one it stands for
   const auto required = [&r](const char* key) {
     if (auto v = r.integer(key, 1, kMaxArchSize)) return *v;
-    throw_input_error(r.field(key), "is required", "required");
+    throw_error(r.field(key), "required");
   };
   Architecture a;
   a.family = "custom";
@@ -462,8 +453,7 @@ Architecture from_explicit_fields(const nlohmann::json& fields) {
   if (auto v = r.integer("head_dim", 1, kMaxArchSize)) {
     a.head_dim = *v;
   } else if (a.hidden % a.heads != 0) {
-    throw_input_error("model.head_dim", "is required when hidden is not divisible by heads",
-                      "head_dim_required");
+    throw_error("model.head_dim", "head_dim_required");
   } else {
     a.head_dim = a.hidden / a.heads;
   }
@@ -476,10 +466,7 @@ Architecture from_explicit_fields(const nlohmann::json& fields) {
   const auto intermediate = r.integer("intermediate", 1, kMaxArchSize);
   const auto expert_intermediate = r.integer("expert_intermediate", 1, kMaxArchSize);
   if (!intermediate && !(a.experts > 0 && expert_intermediate && a.dense_layers == 0)) {
-    throw_input_error("model.intermediate",
-                      "is required (only an all-MoE model with "
-                      "expert_intermediate can leave it out)",
-                      "intermediate_required");
+    throw_error("model.intermediate", "intermediate_required");
   }
   a.intermediate = intermediate.value_or(0);
   a.expert_intermediate = expert_intermediate.value_or(a.experts > 0 ? a.intermediate : 0);

@@ -18,7 +18,7 @@ namespace {
 
 int64_t need(JsonReader& r, const char* key) {
   if (auto v = r.integer(key, 1, kMaxArchSize)) return *v;
-  throw_input_error(r.field(key), "is missing from config.json", "config_missing");
+  throw_error(r.field(key), "config_missing");
 }
 
 // The first of `keys` that config.json has (checked against [min, max]).
@@ -32,7 +32,7 @@ std::optional<int64_t> first_of(JsonReader& r, std::initializer_list<const char*
 
 int64_t need_first(JsonReader& r, std::initializer_list<const char*> keys) {
   if (auto v = first_of(r, keys, 1, kMaxArchSize)) return *v;
-  throw_input_error(r.field(*keys.begin()), "is missing from config.json", "config_missing");
+  throw_error(r.field(*keys.begin()), "config_missing");
 }
 
 // PretrainedConfig ties the embeddings by default; these model types' config classes do not.
@@ -56,10 +56,8 @@ void read_heads(JsonReader& r, Architecture* a, const char* heads_key, const cha
   a->kv_heads = a->heads;
   if (kv_key) a->kv_heads = r.integer(kv_key, 1, kMaxArchSize).value_or(a->heads);
   if (a->heads % a->kv_heads != 0) {
-    throw_input_error(r.field(kv_key),
-                      std::string(heads_key) + " (" + std::to_string(a->heads) +
-                          ") is not divisible by it (" + std::to_string(a->kv_heads) + ")",
-                      "kv_heads_divide", {{"heads", a->heads}, {"kv_heads", a->kv_heads}});
+    throw_error(r.field(kv_key), "config_kv_heads_divide",
+                {{"key", heads_key}, {"heads", a->heads}, {"kv_heads", a->kv_heads}});
   }
   if (head_dim_key) {
     if (auto v = r.integer(head_dim_key, 1, kMaxArchSize)) a->head_dim = *v;
@@ -71,15 +69,13 @@ void read_heads(JsonReader& r, Architecture* a, const char* heads_key, const cha
 void mark_mlp_only_layers(JsonReader& r, std::vector<bool>* dense) {
   if (!r.has("mlp_only_layers")) return;
   const nlohmann::json& list = r.raw("mlp_only_layers");
-  const std::string bad = "must be a list of layer indices from 0 to " + std::to_string(dense->size() - 1);
   if (!list.is_array())
-    throw_input_error(r.field("mlp_only_layers"), bad, "layer_indices", {{"max", dense->size() - 1}});
+    throw_error(r.field("mlp_only_layers"), "layer_indices", {{"max", dense->size() - 1}});
   for (const nlohmann::json& item : list) {
     const double i = item.is_number() ? item.get<double>() : -1;
     if (!(i >= 0 && i < static_cast<double>(dense->size()) &&
           i == static_cast<double>(static_cast<int64_t>(i)))) {
-      throw_input_error(r.field("mlp_only_layers"), bad + " (got " + item.dump() + ")", "layer_indices",
-                        {{"max", dense->size() - 1}, {"value", item}});
+      throw_error(r.field("mlp_only_layers"), "layer_indices", {{"max", dense->size() - 1}, {"value", item}});
     }
     (*dense)[static_cast<size_t>(i)] = true;
   }
@@ -109,10 +105,7 @@ int64_t count_dense_layers(JsonReader& r, int64_t layers) {
 void read_moe(JsonReader& r, Architecture* a) {
   for (const char* key : {"num_experts", "num_local_experts", "n_routed_experts"}) {
     if (r.integer(key, 0, kMaxArchSize) == std::optional<int64_t>(0)) {
-      throw_input_error(r.field(key),
-                        "is 0: a mixture-of-experts config needs at least 1 expert "
-                        "(a dense model leaves the key out)",
-                        "experts_zero");
+      throw_error(r.field(key), "experts_zero");
     }
   }
   a->experts =
@@ -120,14 +113,11 @@ void read_moe(JsonReader& r, Architecture* a) {
   if (a->experts == 0) return;
   a->experts_per_token = need(r, "num_experts_per_tok");
   if (a->experts_per_token > a->experts) {
-    throw_input_error(r.field("num_experts_per_tok"),
-                      "is larger than the number of experts (" + std::to_string(a->experts) + ")",
-                      "experts_per_token", {{"experts", a->experts}});
+    throw_error(r.field("num_experts_per_tok"), "experts_per_token", {{"experts", a->experts}});
   }
   // Mixtral has no moe_intermediate_size: its experts are intermediate_size wide.
   a->expert_intermediate = r.integer("moe_intermediate_size", 1, kMaxArchSize).value_or(a->intermediate);
-  if (a->expert_intermediate == 0)
-    throw_input_error(r.field("moe_intermediate_size"), "is missing from config.json", "config_missing");
+  if (a->expert_intermediate == 0) throw_error(r.field("moe_intermediate_size"), "config_missing");
   a->shared_experts = r.integer("n_shared_experts", 0, kMaxArchSize).value_or(0);
   // Qwen2-MoE: one shared expert of this width behind a hidden x 1 sigmoid gate.
   if (auto width = r.integer("shared_expert_intermediate_size", 0, kMaxArchSize); width && *width > 0) {
@@ -147,15 +137,11 @@ int64_t count_sliding_layer_types(JsonReader& r, int64_t layers) {
   if (!r.has("layer_types") || r.raw("layer_types").is_null()) return -1;
   const nlohmann::json& list = r.raw("layer_types");
   if (!list.is_array() || static_cast<int64_t>(list.size()) != layers) {
-    throw_input_error(r.field("layer_types"),
-                      "must list one attention kind per layer (" + std::to_string(layers) + ")",
-                      "layer_kinds_count", {{"layers", layers}});
+    throw_error(r.field("layer_types"), "layer_kinds_count", {{"layers", layers}});
   }
   int64_t sliding = 0;
   for (const nlohmann::json& kind : list) {
-    if (!kind.is_string())
-      throw_input_error(r.field("layer_types"), "must hold strings (got " + kind.dump() + ")",
-                        "layer_kinds_values", {{"value", kind}});
+    if (!kind.is_string()) throw_error(r.field("layer_types"), "layer_kinds_values", {{"value", kind}});
     if (kind == "sliding_attention") ++sliding;
   }
   return sliding;
@@ -229,28 +215,18 @@ void read_lightning_attention(JsonReader& r, Architecture* a) {
   const bool remote = r.has("attn_type_list");  // else transformers' layer_types
   const char* key = remote ? "attn_type_list" : "layer_types";
   if (!remote && !r.has(key)) {
-    throw_input_error(r.field("attn_type_list"),
-                      "is missing from config.json: MiniMax needs each layer's attention "
-                      "kind (0 = lightning, 1 = softmax), or layer_types",
-                      "minimax_layer_kinds");
+    throw_error(r.field("attn_type_list"), "minimax_layer_kinds");
   }
   const nlohmann::json& list = r.raw(key);
   if (!list.is_array() || static_cast<int64_t>(list.size()) != a->layers) {
-    throw_input_error(r.field(key),
-                      "must list one attention kind per layer (" + std::to_string(a->layers) + ")",
-                      "layer_kinds_count", {{"layers", a->layers}});
+    throw_error(r.field(key), "layer_kinds_count", {{"layers", a->layers}});
   }
   int64_t linear = 0;
   for (const nlohmann::json& kind : list) {
     const bool lightning = remote ? kind == 0 : kind == "linear_attention";
     const bool softmax = remote ? kind == 1 : kind == "full_attention";
     if (!lightning && !softmax) {
-      throw_input_error(
-          r.field(key),
-          std::string("must hold ") +
-              (remote ? "0 (lightning) or 1 (softmax)" : "\"linear_attention\" or \"full_attention\"") +
-              " (got " + kind.dump() + ")",
-          "layer_kinds_values", {{"value", kind}});
+      throw_error(r.field(key), remote ? "minimax_kind_numbers" : "minimax_kind_names", {{"value", kind}});
     }
     linear += lightning ? 1 : 0;
   }
@@ -328,7 +304,7 @@ Architecture read_standard(JsonReader& r, const std::string& type) {
   a.intermediate = r.integer("intermediate_size", 1, kMaxArchSize).value_or(0);
   read_moe(r, &a);
   if (a.intermediate == 0 && (a.experts == 0 || a.dense_layers > 0)) {
-    throw_input_error(r.field("intermediate_size"), "is missing from config.json", "config_missing");
+    throw_error(r.field("intermediate_size"), "config_missing");
   }
   a.max_positions =
       first_of(r, {"max_position_embeddings", "model_max_length"}, 0, kMaxArchPositions).value_or(0);
@@ -347,8 +323,7 @@ Architecture read_qwen_v1(JsonReader& r) {
   read_heads(r, &a, "num_attention_heads", nullptr, "kv_channels");
   a.vocab = need(r, "vocab_size");
   const int64_t both = need(r, "intermediate_size");
-  if (both % 2 != 0)
-    throw_input_error(r.field("intermediate_size"), "must be even (QWenMLP halves it)", "intermediate_even");
+  if (both % 2 != 0) throw_error(r.field("intermediate_size"), "intermediate_even");
   a.intermediate = both / 2;
   a.attn_bias = AttnBias::Qkv;  // c_attn has a bias; c_proj has none (no_bias)
   a.max_positions = first_of(r, {"seq_length", "max_position_embeddings"}, 0, kMaxArchPositions).value_or(0);
@@ -566,11 +541,7 @@ int64_t vision_params(JsonReader& r, const std::string& type, int64_t text_hidde
     const int64_t block = 2 * h + 4 * h * h + 3 * h * i;
     return ch * p * p * h + h + layers * block + h + h * merge * merge * h + h * th + th * th;
   }
-  throw_input_error(r.field("vision_config"),
-                    "is not counted for model type \"" + type +
-                        "\" (known: gemma3, qwen2_5_vl, llama4, mistral3); "
-                        "remove it to size the language model alone",
-                    "vision_config_unknown", {{"model_type", type}});
+  throw_error(r.field("vision_config"), "vision_config_unknown", {{"model_type", type}});
 }
 
 // Keys a config class fills in when config.json leaves them out: google/gemma-3-4b-it's
@@ -620,12 +591,7 @@ std::string checkpoint_format(const nlohmann::json& config) {
 Architecture read_checked(JsonReader& r, const std::string& type) {
   Architecture a = read_by_type(r, type);
   if (a.head_dim == 0) {
-    throw_input_error(r.field("head_dim"),
-                      "is missing from config.json, and the hidden size (" + std::to_string(a.hidden) +
-                          ") is not divisible by the "
-                          "attention heads (" +
-                          std::to_string(a.heads) + ")",
-                      "head_dim_missing", {{"hidden", a.hidden}, {"heads", a.heads}});
+    throw_error(r.field("head_dim"), "head_dim_missing", {{"hidden", a.hidden}, {"heads", a.heads}});
   }
   return a;
 }

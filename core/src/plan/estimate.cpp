@@ -35,7 +35,7 @@ std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
   const std::string unsupported = unsupported_reason(s, gpu, &kind);
   if (!unsupported.empty()) {
     out.push_back({"format_unsupported", "weights", unsupported,
-                   json_object({{"gpu", gpu.name}, {"weights", to_string(s.weights)}, {"kind", kind}})});
+                   nlohmann::json({{"gpu", gpu.name}, {"weights", to_string(s.weights)}, {"kind", kind}})});
   }
   const bool bf16_used =
       s.weights == WeightFormat::Bf16 || s.kv_cache == KvFormat::Bf16 ||
@@ -44,14 +44,14 @@ std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
     out.push_back(
         {"bf16_unsupported", s.weights == WeightFormat::Bf16 ? "weights" : "kv_cache",
          gpu.name + " has no native bf16: use fp16 (engines fall back to fp16 or emulate bf16 slowly)",
-         json_object({{"gpu", gpu.name}})});
+         nlohmann::json({{"gpu", gpu.name}})});
   }
   const bool fp8_used = s.weights == WeightFormat::Fp8 || s.kv_cache == KvFormat::Fp8;
   if (fp8_used && !gpu.supports_fp8) {
     out.push_back({"fp8_unsupported", s.weights == WeightFormat::Fp8 ? "weights" : "kv_cache",
                    gpu.name + " has no fp8 tensor cores (Ada, Hopper and later do): fp8 runs as weight-only "
                               "dequantisation or not at all",
-                   json_object({{"gpu", gpu.name}})});
+                   nlohmann::json({{"gpu", gpu.name}})});
   }
   return out;
 }
@@ -176,15 +176,15 @@ std::vector<GpuFitRow> fit_on_each(const Scenario& s) {
 }
 
 nlohmann::json to_json(const GpuFitRow& r) {
-  return json_object({{"gpu", r.fit.id},
-                      {"fits", r.fit.fits},
-                      {"per_gpu_bytes", r.per_gpu_bytes},
-                      {"usable_bytes", r.fit.usable_bytes},
-                      {"memory_bytes", r.fit.memory_bytes}});
+  return nlohmann::json({{"gpu", r.fit.id},
+                         {"fits", r.fit.fits},
+                         {"per_gpu_bytes", r.per_gpu_bytes},
+                         {"usable_bytes", r.fit.usable_bytes},
+                         {"memory_bytes", r.fit.memory_bytes}});
 }
 
 nlohmann::json to_json(const Warning& w) {
-  nlohmann::json j = json_object({{"code", w.code}, {"field", w.field}, {"message", w.message}});
+  nlohmann::json j = nlohmann::json({{"code", w.code}, {"field", w.field}, {"message", w.message}});
   if (!w.values.empty()) j["values"] = w.values;
   return j;
 }
@@ -192,41 +192,42 @@ nlohmann::json to_json(const Warning& w) {
 nlohmann::json to_json(const Estimate& e) {
   const MemoryBreakdown& b = e.memory.breakdown;
   nlohmann::json j;
-  j["model"] = json_object({{"name", e.model_name},
-                            {"params", e.params.total},
-                            {"active_params", e.params.active},
-                            {"trainable_params", e.memory.trainable_params}});
-  j["memory"] = json_object({{"per_gpu_bytes", e.memory.per_gpu_bytes},
-                             {"breakdown", json_object({{"weights", b.weights},
-                                                        {"gradients", b.gradients},
-                                                        {"optimizer", b.optimizer},
-                                                        {"activations", b.activations},
-                                                        {"kv_cache", b.kv_cache},
-                                                        {"runtime", b.runtime}})},
-                             {"host_bytes", e.memory.host_bytes},
-                             {"kv_bytes_per_token", e.memory.kv_bytes_per_token}});
+  j["model"] = nlohmann::json({{"name", e.model_name},
+                               {"params", e.params.total},
+                               {"active_params", e.params.active},
+                               {"trainable_params", e.memory.trainable_params}});
+  j["memory"] = nlohmann::json({{"per_gpu_bytes", e.memory.per_gpu_bytes},
+                                {"breakdown", nlohmann::json({{"weights", b.weights},
+                                                              {"gradients", b.gradients},
+                                                              {"optimizer", b.optimizer},
+                                                              {"activations", b.activations},
+                                                              {"kv_cache", b.kv_cache},
+                                                              {"runtime", b.runtime}})},
+                                {"host_bytes", e.memory.host_bytes},
+                                {"kv_bytes_per_token", e.memory.kv_bytes_per_token}});
   add_memory_json(e.memory, &j["memory"]);  // figures, engine budget, range (memory_runtime.cpp)
   if (e.gpu) {
-    j["gpu"] = json_object({{"id", e.gpu->id},
-                            {"name", e.gpu->name},
-                            {"memory_bytes", e.gpu->memory_bytes},
-                            {"usable_bytes", e.gpu->usable_bytes},
-                            {"fits", e.gpu->fits}});
+    j["gpu"] = nlohmann::json({{"id", e.gpu->id},
+                               {"name", e.gpu->name},
+                               {"memory_bytes", e.gpu->memory_bytes},
+                               {"usable_bytes", e.gpu->usable_bytes},
+                               {"fits", e.gpu->fits}});
   }
   if (!e.remedies.empty()) {
     nlohmann::json r = nlohmann::json::array();
     for (const Remedy& x : e.remedies) {
-      r.push_back(json_object({{"id", x.id},
-                               {"field", x.field},
-                               {"value", x.value},
-                               {"per_gpu_bytes", x.per_gpu_bytes},
-                               {"fits", x.fits}}));
+      r.push_back(nlohmann::json({{"id", x.id},
+                                  {"field", x.field},
+                                  {"value", x.value},
+                                  {"per_gpu_bytes", x.per_gpu_bytes},
+                                  {"fits", x.fits}}));
     }
     j["remedies"] = r;
   }
-  if (e.max) j["max"] = json_object({{"batch", e.max->batch}, {"seq_len", e.max->seq_len}});
+  if (e.max) j["max"] = nlohmann::json({{"batch", e.max->batch}, {"seq_len", e.max->seq_len}});
   if (e.throughput) j["throughput"] = to_json(*e.throughput);
-  if (e.time) j["time"] = json_object({{"wall_hours", e.time->wall_hours}, {"gpu_hours", e.time->gpu_hours}});
+  if (e.time)
+    j["time"] = nlohmann::json({{"wall_hours", e.time->wall_hours}, {"gpu_hours", e.time->gpu_hours}});
   nlohmann::json warnings = nlohmann::json::array();
   nlohmann::json details = nlohmann::json::array();
   for (const Warning& w : e.warnings) {

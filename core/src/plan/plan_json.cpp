@@ -1,7 +1,6 @@
 // The ranking's and "what it takes" answers as JSON (planner.h).
 #include <vector>
 
-#include "base/json_object.h"
 #include "plan/estimate.h"
 #include "plan/planner.h"
 #include "scenario/engines.h"
@@ -77,14 +76,14 @@ nlohmann::json to_json(const Plan& p) {
 }
 
 nlohmann::json to_json(const GpuTakes& t) {
-  nlohmann::json j = json_object({{"gpu", t.gpu->id},
-                                  {"fits", t.fits},
-                                  {"gpus", t.gpus},
-                                  {"tp", t.tp},
-                                  {"pp", t.pp},
-                                  {"zero", t.zero},
-                                  {"per_gpu_bytes", t.per_gpu_bytes},
-                                  {"usable_bytes", t.usable_bytes}});
+  nlohmann::json j = nlohmann::json({{"gpu", t.gpu->id},
+                                     {"fits", t.fits},
+                                     {"gpus", t.gpus},
+                                     {"tp", t.tp},
+                                     {"pp", t.pp},
+                                     {"zero", t.zero},
+                                     {"per_gpu_bytes", t.per_gpu_bytes},
+                                     {"usable_bytes", t.usable_bytes}});
   if (!t.reason.empty()) j["reason"] = t.reason;
   if (!t.reason_code.empty()) j["reason_code"] = t.reason_code;
   if (!t.reason_values.empty()) j["reason_values"] = t.reason_values;

@@ -353,21 +353,21 @@ void add_plan_warnings(const Search& z, Plan& p) {
          "the plan crosses " + std::to_string(p.instances) + " instances over TCP (" +
              fixed(i.network_gbps, 0) +
              " Gbit/s, no RDMA): expect collectives several times slower than over InfiniBand/RoCE/EFA",
-         json_object({{"instances", p.instances}, {"gbps", i.network_gbps}})});
+         nlohmann::json({{"instances", p.instances}, {"gbps", i.network_gbps}})});
   }
   if (p.links.spans_instances && is_training(z.s.task) && i.network_gbps < kZeroNetworkGbps) {
     p.warnings.push_back(
         {"slow_network", "training.zero",
          "ZeRO-" + std::to_string(p.zero) + " across instances with " + fixed(i.network_gbps, 0) +
              " Gbit/s between them: below the 100 Gbit/s that multi-node ZeRO needs",
-         json_object({{"zero", p.zero}, {"gbps", i.network_gbps}, {"min_gbps", kZeroNetworkGbps}})});
+         nlohmann::json({{"zero", p.zero}, {"gbps", i.network_gbps}, {"min_gbps", kZeroNetworkGbps}})});
   }
   if (const auto age = price_age_days(z.s, i); age && *age > kStalePriceDays) {
     p.warnings.push_back(
         {"price_stale", "pricing.overrides",
          "the price of " + i.instance + " dates from " + i.price_date + " (" + std::to_string(*age / 30) +
              " months ago): check it or override it",
-         json_object({{"instance", i.instance}, {"date", i.price_date}, {"months", *age / 30}})});
+         nlohmann::json({{"instance", i.instance}, {"date", i.price_date}, {"months", *age / 30}})});
   }
 }
 
@@ -471,7 +471,7 @@ Plan make_plan(Search& z, const Instance& instance, const Gpu& gpu, const Config
     } else {
       p.warnings.push_back({"latency_target_unmet", "load",
                             "even one sequence per replica misses the latency target on " + gpu.id,
-                            json_object({{"gpu", gpu.name}})});
+                            nlohmann::json({{"gpu", gpu.name}})});
     }
   }
   add_plan_warnings(z, p);
@@ -512,7 +512,7 @@ std::string layout_text(const Search& z, const Config& c) {
 }
 
 std::string reason_for(const Search& z, const Plan& p, const Gpu& gpu, nlohmann::json* values) {
-  *values = json_object({{"gpu", gpu.name}, {"headroom", z.s.headroom}});
+  *values = nlohmann::json({{"gpu", gpu.name}, {"headroom", z.s.headroom}});
   std::string r = "needs " + gib(p.per_gpu_bytes) + " per GPU at " +
                   layout_text(z, {p.tp, p.pp, p.zero, p.gpus}) + "; " + gpu.id + " has " +
                   gib(p.usable_bytes) + " usable (" +
@@ -586,11 +586,11 @@ Plan instance_plan(Search& z, const Instance& instance, bool explain) {
                               (z.caps.multi_node ? "" : " runs on one machine") + ")");
     if (explain) {
       best->reason_code = "no_layout";
-      best->reason_values = json_object({{"instance", instance.instance},
-                                         {"per_instance", instance.gpus},
-                                         {"cluster", instance.cluster},
-                                         {"engine", to_string(z.s.engine)},
-                                         {"multi_node", z.caps.multi_node}});
+      best->reason_values = nlohmann::json({{"instance", instance.instance},
+                                            {"per_instance", instance.gpus},
+                                            {"cluster", instance.cluster},
+                                            {"engine", to_string(z.s.engine)},
+                                            {"multi_node", z.caps.multi_node}});
       if (z.s.gpus_set) best->reason_values["gpus"] = z.s.gpus;
       if (z.s.filters.max_gpus) {
         best->reason += "; max_gpus is " + std::to_string(*z.s.filters.max_gpus);
@@ -605,7 +605,7 @@ Plan instance_plan(Search& z, const Instance& instance, bool explain) {
     not_runnable(*best, unsupported);
     best->reason_code = "format_unsupported";
     best->reason_values =
-        json_object({{"gpu", gpu.name}, {"weights", to_string(z.s.weights)}, {"kind", kind}});
+        nlohmann::json({{"gpu", gpu.name}, {"weights", to_string(z.s.weights)}, {"kind", kind}});
   }
   return std::move(*best);
 }
@@ -676,7 +676,8 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
     out.fits = false;
     out.reason = unsupported;
     out.reason_code = "format_unsupported";
-    out.reason_values = json_object({{"gpu", gpu.name}, {"weights", to_string(z.s.weights)}, {"kind", kind}});
+    out.reason_values =
+        nlohmann::json({{"gpu", gpu.name}, {"weights", to_string(z.s.weights)}, {"kind", kind}});
   }
   return out;
 }
@@ -712,10 +713,7 @@ namespace {
 
 // A load sets the GPU count through its replicas (estimate ignores the load, so both may be given there).
 void refuse_load_with_gpus(const Scenario& s) {
-  if (s.load && s.gpus_set)
-    throw_input_error("load",
-                      "sets the GPU count through its replicas: rank with either \"gpus\" or \"load\"",
-                      "load_with_gpus");
+  if (s.load && s.gpus_set) throw_error("load", "load_with_gpus");
 }
 
 }  // namespace

@@ -47,9 +47,9 @@ const Workload* find_workload(const std::string& id) {
   return nullptr;
 }
 
-std::string column_ids() {
-  std::string ids;
-  for (const Workload& w : table_workloads()) ids += (ids.empty() ? "" : ", ") + w.id;
+std::vector<std::string> column_id_list() {
+  std::vector<std::string> ids;
+  for (const Workload& w : table_workloads()) ids.push_back(w.id);
   return ids;
 }
 
@@ -62,29 +62,22 @@ struct Inputs {
 
 void check_overrides(const Workload& w, const json& overrides) {
   const std::string at = "columns." + w.id;
-  if (!overrides.is_object())
-    throw_input_error(at, "must be an object of scenario keys", "object", {{"type", overrides.type_name()}});
+  if (!overrides.is_object()) throw_error(at, "column_overrides", {{"type", overrides.type_name()}});
   for (auto it = overrides.begin(); it != overrides.end(); ++it) {
     const bool allowed = w.serving ? listed(kServingKeys, it.key()) : listed(kTrainingKeys, it.key());
     if (!allowed) {
-      throw_input_error(at + "." + it.key(),
-                        "is not a setting of this column (the planner chooses gpu, gpus, tp and pp)",
-                        "column_setting");
+      throw_error(at + "." + it.key(), "column_setting");
     }
     if (it.key() != "training") continue;
-    if (!it->is_object())
-      throw_input_error(at + ".training", "must be an object", "object", {{"type", it->type_name()}});
+    if (!it->is_object()) throw_error(at + ".training", "table_object", {{"type", it->type_name()}});
     for (auto t = it->begin(); t != it->end(); ++t) {
-      if (!listed(kTrainingSubKeys, t.key()))
-        throw_input_error(at + ".training." + t.key(), "is not a training setting", "unknown_key");
+      if (!listed(kTrainingSubKeys, t.key())) throw_error(at + ".training." + t.key(), "column_training_key");
     }
   }
 }
 
 Inputs read_inputs(const json& input) {
-  if (!input.is_object())
-    throw_input_error("input", "must be an object (models, columns, context, pricing, filters)", "object",
-                      {{"type", input.type_name()}});
+  if (!input.is_object()) throw_error("input", "table_input", {{"type", input.type_name()}});
   Inputs in;
   for (auto it = input.begin(); it != input.end(); ++it) {
     const std::string& key = it.key();
@@ -94,22 +87,18 @@ Inputs read_inputs(const json& input) {
       continue;
     } else {
       // An empty key still gets a visible name, as json_reader.cpp does for scenarios (found by fuzzing).
-      throw_input_error(
-          key.empty() ? "\"\"" : key,
-          "is not a table key (models, columns, context, pricing, filters, headroom, efficiency)",
-          "unknown_key");
+      throw_error(key.empty() ? "\"\"" : key, "table_key");
     }
   }
   if (input.contains("models")) {
     const json& models = input.at("models");
-    if (!models.is_array() || models.empty())
-      throw_input_error("models", "must be a non-empty array of preset ids", "table_models");
+    if (!models.is_array() || models.empty()) throw_error("models", "table_models");
     for (const json& m : models) {
       if (!m.is_string() || !find_preset(m.get<std::string>())) {
-        throw_input_error("models", "unknown preset id " + m.dump() + " (see `gpusizer models`)",
-                          "unknown_model",
-                          {{"name", m.is_string() ? m.get<std::string>() : m.dump()},
-                           {"suggestions", std::vector<std::string>{}}});
+        throw_composed_error("models", "unknown preset id " + m.dump() + " (see `gpusizer models`)",
+                             "unknown_model",
+                             {{"name", m.is_string() ? m.get<std::string>() : m.dump()},
+                              {"suggestions", std::vector<std::string>{}}});
       }
       in.models.push_back(m.get<std::string>());
     }
@@ -118,33 +107,27 @@ Inputs read_inputs(const json& input) {
   }
   if (input.contains("context")) {
     const json& c = input.at("context");
-    if (!c.is_object())
-      throw_input_error("context", "must be an object", "object", {{"type", c.type_name()}});
+    if (!c.is_object()) throw_error("context", "table_object", {{"type", c.type_name()}});
     for (auto it = c.begin(); it != c.end(); ++it) {
       if (it.key() == "training") {
-        if (!it->is_object())
-          throw_input_error("context.training", "must be an object", "object", {{"type", it->type_name()}});
+        if (!it->is_object()) throw_error("context.training", "table_object", {{"type", it->type_name()}});
         for (auto t = it->begin(); t != it->end(); ++t) {
-          if (t.key() != "tokens")
-            throw_input_error("context.training." + t.key(), "is not a shared setting (only tokens)",
-                              "unknown_key");
+          if (t.key() != "tokens") throw_error("context.training." + t.key(), "context_training_key");
         }
       } else if (it.key() != "seq_len") {
-        throw_input_error("context." + it.key(), "is not a shared setting (seq_len, training.tokens)",
-                          "unknown_key");
+        throw_error("context." + it.key(), "context_key");
       }
     }
     in.context = c;
   }
   if (input.contains("columns")) {
     const json& c = input.at("columns");
-    if (!c.is_object())
-      throw_input_error("columns", "must be an object", "object", {{"type", c.type_name()}});
+    if (!c.is_object()) throw_error("columns", "table_object", {{"type", c.type_name()}});
     for (auto it = c.begin(); it != c.end(); ++it) {
       const Workload* w = find_workload(it.key());
       if (!w)
-        throw_input_error("columns." + it.key(), "unknown column (" + column_ids() + ")", "unknown_column",
-                          {{"id", it.key()}});
+        throw_error("columns." + it.key(), "unknown_column",
+                    {{"id", it.key()}, {"columns", column_id_list()}});
       check_overrides(*w, *it);
     }
     in.columns = c;
@@ -373,7 +356,7 @@ json table_settings_json() {
     if (std::string(key) != "training") training.push_back(key);
   }
   for (const char* key : kTrainingSubKeys) training.push_back(std::string("training.") + key);
-  return json_object({{"serving", serving}, {"training", training}});
+  return nlohmann::json({{"serving", serving}, {"training", training}});
 }
 
 const std::vector<std::string>& table_default_models() {
@@ -389,9 +372,7 @@ const std::vector<std::string>& table_default_models() {
 json table_cell_scenario(const json& input, const std::string& model, const std::string& column) {
   const Inputs in = read_inputs(input);
   const Workload* w = find_workload(column);
-  if (!w)
-    throw_input_error("column", "unknown column " + column + " (" + column_ids() + ")", "unknown_column",
-                      {{"id", column}});
+  if (!w) throw_error("column", "unknown_column_id", {{"id", column}, {"columns", column_id_list()}});
   parse_column(in, *w);
   return column_scenario(in, *w, model, Layers::Overrides);
 }

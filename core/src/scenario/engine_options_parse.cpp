@@ -18,7 +18,7 @@ void parse_engine_options(JsonReader& top, EngineOptions* out) {
   o.enforce_eager = r.boolean("enforce_eager");
   o.block_size = r.integer("block_size", 1, 4096);
   if (auto v = r.number("mem_fraction_static", 0, 1, true)) {
-    if (*v >= 1) throw_input_error("engine_options.mem_fraction_static", "must be below 1", "below_one");
+    if (*v >= 1) throw_error("engine_options.mem_fraction_static", "below_one");
     o.mem_fraction_static = v;
   }
   if (auto v = r.choice("cross_entropy", {"materialized", "chunked", "fused", "inplace", "litgpt"}))
@@ -47,9 +47,7 @@ void parse_engine_options(JsonReader& top, EngineOptions* out) {
   if (auto v = r.choice("quant_scope", {"all", "mlp-inner"})) o.quant_scope = *v;
   o.act_order = r.boolean("act_order");
   if (auto v = r.integer("group_size", -1, 1 << 20)) {
-    if (*v == 0)
-      throw_input_error("engine_options.group_size", "must be positive or -1 (one group per column)",
-                        "group_size_zero");
+    if (*v == 0) throw_error("engine_options.group_size", "group_size_zero");
     o.group_size = v;
   }
   o.quant_max_input_len = r.integer("quant_max_input_len", 1, kMaxTokens);

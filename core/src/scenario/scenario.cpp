@@ -100,20 +100,16 @@ Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnin
           {"model_name_resolved", "model",
            "\"" + m.get<std::string>() + "\" was read as preset \"" + match.preset->id + "\"" +
                (match.has_weights ? std::string(" with ") + to_string(match.weights) + " weights" : ""),
-           json_object({{"name", m.get<std::string>()},
-                        {"preset", match.preset->id},
-                        {"weights", match.has_weights ? to_string(match.weights) : ""}})});
+           nlohmann::json({{"name", m.get<std::string>()},
+                           {"preset", match.preset->id},
+                           {"weights", match.has_weights ? to_string(match.weights) : ""}})});
     }
     *name = match;
     return *match.preset;
   }
-  if (!m.is_object())
-    throw_input_error("model", "must be a preset id or an object, not " + std::string(m.type_name()),
-                      "model_type", {{"type", m.type_name()}});
+  if (!m.is_object()) throw_error("model", "model_type", {{"type", m.type_name()}});
   if (m.contains("hf_config")) {
-    if (m.size() != 1)
-      throw_input_error("model", "an object with \"hf_config\" takes no other key", "model_one_key",
-                        {{"key", "hf_config"}});
+    if (m.size() != 1) throw_error("model", "model_one_key", {{"key", "hf_config"}});
     Architecture arch = from_hf_config(m.at("hf_config"));
     validate_architecture(arch, "model.hf_config");
     // A quantized checkpoint's config.json names its format (quantization_config).
@@ -124,9 +120,7 @@ Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnin
     return arch;
   }
   if (m.contains("params")) {
-    if (m.size() != 1)
-      throw_input_error("model", "an object with \"params\" takes no other key", "model_one_key",
-                        {{"key", "params"}});
+    if (m.size() != 1) throw_error("model", "model_one_key", {{"key", "params"}});
     JsonReader r(m, "model");
     const double params = *r.number("params", 1e6, 1e14, false);  // 1M to 100T parameters
     warnings->push_back({"params_only_model", "model.params",
@@ -153,7 +147,7 @@ void parse_training(JsonReader& top, Scenario* s) {
   if (r.has("zero")) {
     const nlohmann::json& z = r.raw("zero");
     if (!z.is_number_integer() || z.get<int64_t>() < 0 || z.get<int64_t>() > 3) {
-      throw_input_error("training.zero", "must be 0, 1, 2 or 3", "choice", {{"choices", {0, 1, 2, 3}}});
+      throw_error("training.zero", "choice", {{"choices", {0, 1, 2, 3}}});
     }
     t.zero = static_cast<int>(z.get<int64_t>());
     s->zero_set = true;
@@ -205,40 +199,30 @@ Instance parse_custom_instance(const nlohmann::json& j, const std::string& field
   i.source = "user";
   i.provider = r.string("provider").value_or("");
   const auto name = r.string("instance");
-  if (!name || name->empty())
-    throw_input_error(field + ".instance", "is required: a name for the instance type", "required");
+  if (!name || name->empty()) throw_error(field + ".instance", "instance_name_required");
   // The page keys prices by type name and launch picks a plan by it, so names must not collide.
   for (const Instance& c : instance_catalog()) {
-    if (c.instance == *name)
-      throw_input_error(field + ".instance",
-                        "\"" + *name +
-                            "\" is a catalog instance type: give yours another name (or set its price in "
-                            "pricing.overrides)",
-                        "catalog_instance_name", {{"name", *name}});
+    if (c.instance == *name) throw_error(field + ".instance", "catalog_instance_name", {{"name", *name}});
   }
   i.instance = *name;
   i.region = r.string("region").value_or("");
   const auto gpu = r.string("gpu");
-  if (!gpu)
-    throw_input_error(field + ".gpu", "is required: a catalog GPU id (see `gpusizer gpus`)", "required");
-  if (!find_gpu(*gpu))
-    throw_input_error(field + ".gpu", "unknown GPU id \"" + *gpu + "\" (see `gpusizer gpus`)", "unknown_gpu",
-                      {{"id", *gpu}});
+  if (!gpu) throw_error(field + ".gpu", "instance_gpu_required");
+  if (!find_gpu(*gpu)) throw_error(field + ".gpu", "unknown_gpu", {{"id", *gpu}});
   i.gpu_id = *gpu;
   const auto gpus = r.integer("gpus_per_instance", 1, kMaxInstanceGpus);
-  if (!gpus)
-    throw_input_error(field + ".gpus_per_instance", "is required: an integer from 1 to 64", "required");
+  if (!gpus) throw_error(field + ".gpus_per_instance", "instance_gpus_required");
   i.gpus = static_cast<int>(*gpus);
   const auto price = r.number("price_per_hour", 0, kMaxPricePerHour, true);
-  if (!price) throw_input_error(field + ".price_per_hour", "is required: a number above 0", "required");
+  if (!price) throw_error(field + ".price_per_hour", "instance_price_required");
   i.price_per_hour = *price;
   const auto currency = r.choice("currency", {"USD", "CNY"});
-  if (!currency) throw_input_error(field + ".currency", "is required: \"USD\" or \"CNY\"", "required");
+  if (!currency) throw_error(field + ".currency", "instance_currency_required");
   i.currency = *currency;
   i.vcpu = static_cast<int>(r.integer("vcpu", 1, 100'000).value_or(0));
   i.ram_bytes = r.number("ram_bytes", 0, 1e15, true).value_or(0);
   if (auto v = r.string("price_date")) {
-    if (!is_iso_day(*v)) throw_input_error(field + ".price_date", "must be a date \"YYYY-MM-DD\"", "date");
+    if (!is_iso_day(*v)) throw_error(field + ".price_date", "date");
     i.price_date = *v;
   }
   r.reject_unknown();
@@ -258,7 +242,7 @@ void warn_unknown_overrides(Scenario* s) {
     }
     s->warnings.push_back({"unknown_override", "pricing.overrides." + id,
                            "no catalog or custom instance type \"" + id + "\": its price is not used",
-                           json_object({{"instance", id}})});
+                           nlohmann::json({{"instance", id}})});
   }
 }
 
@@ -277,15 +261,13 @@ void parse_pricing(JsonReader& top, Scenario* s) {
   }
   if (r.has("custom_instances")) {
     const nlohmann::json& list = r.raw("custom_instances");
-    if (!list.is_array())
-      throw_input_error("pricing.custom_instances", "must be an array of instance objects", "instance_list");
+    if (!list.is_array()) throw_error("pricing.custom_instances", "instance_list");
     for (size_t n = 0; n < list.size(); ++n) {
       const std::string field = "pricing.custom_instances[" + std::to_string(n) + "]";
       Instance i = parse_custom_instance(list[n], field);
       for (const Instance& earlier : s->pricing.custom_instances) {
         if (earlier.instance == i.instance)
-          throw_input_error(field + ".instance", "\"" + i.instance + "\" is already a custom instance type",
-                            "duplicate_instance_name", {{"name", i.instance}});
+          throw_error(field + ".instance", "duplicate_instance_name", {{"name", i.instance}});
       }
       s->pricing.custom_instances.push_back(std::move(i));
     }
@@ -302,15 +284,12 @@ void parse_load(JsonReader& top, Scenario* s) {
   JsonReader r(top.raw("load"), "load");
   Load load;
   const auto rate = r.number("requests_per_s", 0, kMaxRequestsPerS, true);
-  if (!rate)
-    throw_input_error("load.requests_per_s", "is required: requests per second to carry, above 0",
-                      "load_rate_required");
+  if (!rate) throw_error("load.requests_per_s", "load_rate_required");
   load.requests_per_s = *rate;
   if (auto v = r.number("ttft_s", 0, 3600, true)) load.ttft_s = *v;
   if (auto v = r.number("tpot_s", 0, 60, true)) load.tpot_s = *v;
   r.reject_unknown();
-  if (is_training(s->task))
-    throw_input_error("load", "applies to serving (task \"inference\"), not to training", "load_training");
+  if (is_training(s->task)) throw_error("load", "load_training");
   s->load = load;
 }
 
@@ -321,19 +300,14 @@ void parse_filters(JsonReader& top, Scenario* s) {
     for (const auto& id : *v) {
       const auto named = [&](const Instance& i) { return i.provider_id == id; };
       if (id != "custom" && std::none_of(instance_catalog().begin(), instance_catalog().end(), named)) {
-        throw_input_error(
-            "filters.providers",
-            "unknown provider id \"" + id + "\" (see `gpusizer instances`; \"custom\" is your own)",
-            "unknown_provider", {{"id", id}});
+        throw_error("filters.providers", "unknown_provider", {{"id", id}});
       }
     }
     s->filters.providers = *v;
   }
   if (auto v = r.string_list("gpus")) {
     for (const auto& id : *v) {
-      if (!find_gpu(id))
-        throw_input_error("filters.gpus", "unknown GPU id \"" + id + "\" (see `gpusizer gpus`)",
-                          "unknown_gpu", {{"id", id}});
+      if (!find_gpu(id)) throw_error("filters.gpus", "unknown_gpu", {{"id", id}});
     }
     s->filters.gpus = *v;
   }
@@ -349,25 +323,18 @@ void parse_lengths(JsonReader& r, Scenario* s) {
   if (seq) s->seq_len = *seq;
   if (prompt && output) {
     if (seq && *prompt + *output != *seq) {
-      throw_input_error("output_tokens",
-                        "prompt_tokens + output_tokens must equal seq_len (" + std::to_string(*prompt) +
-                            " + " + std::to_string(*output) + " != " + std::to_string(*seq) + ")",
-                        "tokens_sum",
-                        {{"prompt_tokens", *prompt}, {"output_tokens", *output}, {"seq_len", *seq}});
+      throw_error("output_tokens", "tokens_sum",
+                  {{"prompt_tokens", *prompt}, {"output_tokens", *output}, {"seq_len", *seq}});
     }
     s->seq_len = *prompt + *output;
   } else if (prompt) {
-    if (*prompt > s->seq_len)
-      throw_input_error("prompt_tokens", "must not exceed seq_len", "exceeds_seq_len",
-                        {{"seq_len", s->seq_len}});
-    if (!seq) throw_input_error("prompt_tokens", "give seq_len or output_tokens with it", "tokens_alone");
+    if (*prompt > s->seq_len) throw_error("prompt_tokens", "exceeds_seq_len", {{"seq_len", s->seq_len}});
+    if (!seq) throw_error("prompt_tokens", "tokens_alone", {{"other", "output_tokens"}});
   } else if (output) {
-    if (*output > s->seq_len)
-      throw_input_error("output_tokens", "must not exceed seq_len", "exceeds_seq_len",
-                        {{"seq_len", s->seq_len}});
-    if (!seq) throw_input_error("output_tokens", "give seq_len or prompt_tokens with it", "tokens_alone");
+    if (*output > s->seq_len) throw_error("output_tokens", "exceeds_seq_len", {{"seq_len", s->seq_len}});
+    if (!seq) throw_error("output_tokens", "tokens_alone", {{"other", "prompt_tokens"}});
   }
-  if (s->seq_len < 1) throw_input_error("seq_len", "must be at least 1 token", "seq_len_min");
+  if (s->seq_len < 1) throw_error("seq_len", "seq_len_min");
   s->prompt_tokens = prompt ? *prompt : (output ? s->seq_len - *output : (s->seq_len + 1) / 2);
   s->output_tokens = s->seq_len - s->prompt_tokens;
 }
@@ -380,13 +347,13 @@ nlohmann::json scenario_choices_json() {
     if (is_inference_engine(e.value)) inference.push_back(e.id);
     if (is_training_engine(e.value)) training.push_back(e.id);
   }
-  return json_object({{"tasks", ids_of(kTasks)},
-                      {"engines", json_object({{"inference", inference}, {"training", training}})},
-                      {"optimizers", ids_of(kOptimizers)},
-                      {"checkpointing", ids_of(kCheckpointing)},
-                      {"lora_targets", ids_of(kLoraTargets)},
-                      {"zero_stages", {0, 1, 2, 3}},                             // parse_training's range
-                      {"currencies", std::vector<std::string>{"USD", "CNY"}}});  // parse_pricing's choice
+  return nlohmann::json({{"tasks", ids_of(kTasks)},
+                         {"engines", nlohmann::json({{"inference", inference}, {"training", training}})},
+                         {"optimizers", ids_of(kOptimizers)},
+                         {"checkpointing", ids_of(kCheckpointing)},
+                         {"lora_targets", ids_of(kLoraTargets)},
+                         {"zero_stages", {0, 1, 2, 3}},                             // parse_training's range
+                         {"currencies", std::vector<std::string>{"USD", "CNY"}}});  // parse_pricing's choice
 }
 
 const char* to_string(Task t) { return name_of(kTasks, t); }
@@ -399,11 +366,8 @@ bool is_training(Task t) { return t != Task::Inference; }
 Scenario parse_scenario(const nlohmann::json& input) {
   JsonReader r(input, "");
   Scenario s;
-  if (r.has("schema") && r.raw("schema") != 1) throw_input_error("schema", "must be 1", "schema");
-  if (!r.has("model"))
-    throw_input_error("model",
-                      "is required: a preset id, {\"hf_config\": ...}, {\"params\": ...} or explicit fields",
-                      "model_required");
+  if (r.has("schema") && r.raw("schema") != 1) throw_error("schema", "schema");
+  if (!r.has("model")) throw_error("model", "model_required");
   s.model_input = r.raw("model");
   ModelNameMatch name_match;
   s.model = resolve_model(s.model_input, &s.warnings, &name_match);
@@ -413,18 +377,10 @@ Scenario parse_scenario(const nlohmann::json& input) {
   s.engine = training ? Engine::Deepspeed : Engine::Vllm;
   if (auto v = r.choice("engine", ids_of(kEngines))) s.engine = value_of(kEngines, *v);
   if (training && !is_training_engine(s.engine)) {
-    throw_input_error(
-        "engine",
-        std::string("\"") + to_string(s.engine) +
-            "\" serves models; for training use \"deepspeed\", \"fsdp\", \"megatron\" or \"transformers\"",
-        "engine_serving", {{"engine", to_string(s.engine)}});
+    throw_error("engine", "engine_serving", {{"engine", to_string(s.engine)}});
   }
   if (!training && !is_inference_engine(s.engine)) {
-    throw_input_error("engine",
-                      std::string("\"") + to_string(s.engine) +
-                          "\" is a training engine; for inference use \"vllm\", \"sglang\", \"lmdeploy\", "
-                          "\"tensorrt-llm\", \"transformers\" or \"llama.cpp\"",
-                      "engine_training", {{"engine", to_string(s.engine)}});
+    throw_error("engine", "engine_training", {{"engine", to_string(s.engine)}});
   }
   s.weights = s.task == Task::Qlora ? WeightFormat::Nf4 : WeightFormat::Bf16;
   if (auto v = r.choice("weights", weight_format_ids())) {
@@ -439,9 +395,7 @@ Scenario parse_scenario(const nlohmann::json& input) {
   parse_lengths(r, &s);
   if (auto v = r.boolean("flash_attention")) s.flash_attention = *v;
   if (auto v = r.string("gpu")) {
-    if (!find_gpu(*v))
-      throw_input_error("gpu", "unknown GPU id \"" + *v + "\" (see `gpusizer gpus`)", "unknown_gpu",
-                        {{"id", *v}});
+    if (!find_gpu(*v)) throw_error("gpu", "unknown_gpu", {{"id", *v}});
     s.gpu = *v;
   }
   if (auto v = r.integer("gpus", 1, kMaxGpus)) {
@@ -467,7 +421,7 @@ Scenario parse_scenario(const nlohmann::json& input) {
   parse_filters(r, &s);
   parse_load(r, &s);
   if (auto v = r.string("today")) {
-    if (!is_iso_day(*v)) throw_input_error("today", "must be a date \"YYYY-MM-DD\"", "date");
+    if (!is_iso_day(*v)) throw_error("today", "date");
     s.today = *v;
   }
   r.reject_unknown();
@@ -478,55 +432,36 @@ Scenario parse_scenario(const nlohmann::json& input) {
 void validate_scenario(const Scenario& s) {
   const Architecture& m = s.model;
   if ((s.tp * s.pp) <= 0 || s.gpus % (s.tp * s.pp) != 0) {
-    throw_input_error(
-        "tp",
-        "tp * pp (" + std::to_string(s.tp * s.pp) + ") must divide gpus (" + std::to_string(s.gpus) + ")",
-        "tp_pp_divide_gpus", {{"tp", s.tp}, {"pp", s.pp}, {"gpus", s.gpus}});
+    throw_error("tp", "tp_pp_divide_gpus",
+                {{"tp", s.tp}, {"pp", s.pp}, {"gpus", s.gpus}, {"tp_pp", s.tp * s.pp}});
   }
   if (m.heads % s.tp != 0) {
-    throw_input_error("tp", "must divide the attention heads (" + std::to_string(m.heads) + ")", "tp_heads",
-                      {{"heads", m.heads}});
+    throw_error("tp", "tp_heads", {{"heads", m.heads}});
   }
   if (s.pp > m.layers) {
-    throw_input_error("pp", "must not exceed the layers (" + std::to_string(m.layers) + ")", "pp_layers",
-                      {{"layers", m.layers}});
+    throw_error("pp", "pp_layers", {{"layers", m.layers}});
   }
   if (s.task == Task::Qlora && !is_four_bit(s.weights)) {
-    throw_input_error(
-        "weights",
-        std::string(
-            "QLoRA trains adapters over a 4-bit base: use \"nf4\" (or another 4-bit format), not \"") +
-            to_string(s.weights) + "\"",
-        "qlora_weights", {{"weights", to_string(s.weights)}});
+    throw_error("weights", "qlora_weights", {{"weights", to_string(s.weights)}});
   }
   if (is_training(s.task) && is_gguf(s.weights)) {
-    throw_input_error("weights", "GGUF formats are for llama.cpp inference, not training", "gguf_training");
+    throw_error("weights", "gguf_training");
   }
   if ((s.task == Task::Full || s.task == Task::Pretrain) && is_quantized(s.weights)) {
-    throw_input_error("weights",
-                      std::string("full fine-tuning and pre-training update every weight in 16 or 32 bits: "
-                                  "use \"bf16\", \"fp16\" or \"fp32\", not \"") +
-                          to_string(s.weights) + "\" (quantised bases train with \"lora\" or \"qlora\")",
-                      "full_weights", {{"weights", to_string(s.weights)}});
+    throw_error("weights", "full_weights", {{"weights", to_string(s.weights)}});
   }
   if (is_gguf(s.weights) && s.engine != Engine::LlamaCpp) {
-    throw_input_error(
-        "weights",
-        std::string("GGUF formats run on engine \"llama.cpp\", not \"") + to_string(s.engine) + "\"",
-        "gguf_engine", {{"engine", to_string(s.engine)}});
+    throw_error("weights", "gguf_engine", {{"engine", to_string(s.engine)}});
   }
   const Training& t = s.training;
   if ((t.offload_optimizer || t.offload_params) && t.zero == 0) {
-    throw_input_error("training.zero",
-                      "CPU offload needs ZeRO: offload_optimizer needs stage 1-3, offload_params stage 3",
-                      "offload_needs_zero");
+    throw_error("training.zero", "offload_needs_zero");
   }
   if (t.offload_params && t.zero != 3) {
-    throw_input_error("training.offload_params", "parameter offload needs ZeRO stage 3",
-                      "offload_params_zero3");
+    throw_error("training.offload_params", "offload_params_zero3");
   }
   if (m.encoder && s.task == Task::Inference && s.output_tokens > 0 && s.prompt_tokens == 0) {
-    throw_input_error("model", "an encoder model generates no tokens", "encoder_generates");
+    throw_error("model", "encoder_generates");
   }
 }
 
@@ -548,13 +483,13 @@ nlohmann::json scenario_to_json(const Scenario& s) {
   j["pp"] = s.pp;
   if (is_training(s.task)) {
     const Training& t = s.training;
-    nlohmann::json tj = json_object({{"optimizer", to_string(t.optimizer)},
-                                     {"master_weights", t.master_weights},
-                                     {"grad_checkpointing", to_string(t.grad_checkpointing)},
-                                     {"zero", t.zero},
-                                     {"offload_optimizer", t.offload_optimizer},
-                                     {"offload_params", t.offload_params},
-                                     {"grad_accum", t.grad_accum}});
+    nlohmann::json tj = nlohmann::json({{"optimizer", to_string(t.optimizer)},
+                                        {"master_weights", t.master_weights},
+                                        {"grad_checkpointing", to_string(t.grad_checkpointing)},
+                                        {"zero", t.zero},
+                                        {"offload_optimizer", t.offload_optimizer},
+                                        {"offload_params", t.offload_params},
+                                        {"grad_accum", t.grad_accum}});
     if (s.task == Task::Lora || s.task == Task::Qlora) {
       tj["lora_rank"] = t.lora_rank;
       tj["lora_targets"] = to_string(t.lora_targets);
@@ -571,20 +506,20 @@ nlohmann::json scenario_to_json(const Scenario& s) {
   if (p.cny_per_usd) j["pricing"]["cny_per_usd"] = *p.cny_per_usd;
   if (!p.overrides.empty()) j["pricing"]["overrides"] = p.overrides;
   for (const Instance& i : p.custom_instances) {
-    nlohmann::json c = json_object({{"provider", i.provider},
-                                    {"instance", i.instance},
-                                    {"region", i.region},
-                                    {"gpu", i.gpu_id},
-                                    {"gpus_per_instance", i.gpus},
-                                    {"price_per_hour", i.price_per_hour},
-                                    {"currency", i.currency}});
+    nlohmann::json c = nlohmann::json({{"provider", i.provider},
+                                       {"instance", i.instance},
+                                       {"region", i.region},
+                                       {"gpu", i.gpu_id},
+                                       {"gpus_per_instance", i.gpus},
+                                       {"price_per_hour", i.price_per_hour},
+                                       {"currency", i.currency}});
     if (i.vcpu > 0) c["vcpu"] = i.vcpu;
     if (i.ram_bytes > 0) c["ram_bytes"] = i.ram_bytes;
     if (i.price_date != "user") c["price_date"] = i.price_date;
     j["pricing"]["custom_instances"].push_back(c);
   }
   if (s.load) {
-    j["load"] = json_object({{"requests_per_s", s.load->requests_per_s}});
+    j["load"] = nlohmann::json({{"requests_per_s", s.load->requests_per_s}});
     if (s.load->ttft_s) j["load"]["ttft_s"] = *s.load->ttft_s;
     if (s.load->tpot_s) j["load"]["tpot_s"] = *s.load->tpot_s;
   }

@@ -643,10 +643,10 @@ nlohmann::json to_json(const Throughput& t) {
   if (!t.curve.empty()) {
     nlohmann::json curve = nlohmann::json::array();
     for (const ServingPoint& p : t.curve) {
-      curve.push_back(json_object({{"batch", p.batch},
-                                   {"ttft_s", p.ttft_s},
-                                   {"tpot_s", p.tpot_s},
-                                   {"output_tokens_per_s", p.output_tokens_per_s}}));
+      curve.push_back(nlohmann::json({{"batch", p.batch},
+                                      {"ttft_s", p.ttft_s},
+                                      {"tpot_s", p.tpot_s},
+                                      {"output_tokens_per_s", p.output_tokens_per_s}}));
     }
     j["curve"] = curve;
   }
