@@ -9,7 +9,8 @@ foreach(pair IN LISTS FILES)
   list(GET parts 1 path)
   file(READ "${path}" content)
   # Top-level members that the core never reads (citations and notes for people, kept in the
-  # files and docs/catalog.md) are embedded as 0: same keys, same parse, less wasm (page budget).
+  # files and docs/catalog.md) are embedded as 0: same keys, same parse,
+  # without carrying prose the core never shows.
   # catalog.cpp reads only gpus.json "gpus" and instances.json "cny_per_usd", "sources",
   # "instances"; a member missing here, or a document that no longer parses, stops the build.
   set(unread "")
@@ -67,7 +68,7 @@ foreach(pair IN LISTS FILES)
     endforeach()
   endif()
   # Members of every gpus.json entry that the core checks but never keeps nor answers with (for
-  # people: catalog.h) are embedded as "" (issue 14: ~2.5 KB of the LZMA-packed wasm). A JSON
+  # people: catalog.h) are embedded as "" (~2.5 KB of the LZMA-packed wasm). A JSON
   # string is quotes around non-quote, non-backslash characters and escapes.
   if(name STREQUAL "gpus_json")
     string(JSON entries ERROR_VARIABLE err LENGTH "${content}" gpus)

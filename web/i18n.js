@@ -302,7 +302,7 @@ const STRINGS = {
   skip: ['Skip to results', '跳到结果'],
 
 
-  // Units, the summary line and the speed labels (issue 14, point 7).
+  // Units, the summary line and the speed labels.
   gbOf: ['{gb} GB', '{gb} GB'],
   'a.gb': ['GB = 10⁹ bytes, as vendors label cards (“24 GB”); GiB = 2³⁰ bytes, as CUDA and nvidia-smi (MiB) count.',
     'GB = 10⁹ 字节，厂商标称显存用它（“24 GB”）；GiB = 2³⁰ 字节，CUDA 与 nvidia-smi（MiB）按它计。'],
@@ -310,7 +310,7 @@ const STRINGS = {
   layoutMany: ['{n} GPUs', '{n} 张 GPU'],
   ttftOne: ['Time to first token (one request)', '首 token 延迟（单个请求）'],
   ttftBatch: ['Time to first token (last of a batch of {n} arriving together)', '首 token 延迟（{n} 个请求同时到达，最后一个）'],
-  // The serving curve (issue 12, point 4): the core's throughput.curve.
+  // The serving curve: the core's throughput.curve.
   curve: ['As concurrency grows', '随并发增长'],
   curveHint: ['Requests arriving together and decoding together, each with this prompt and output length, up to what the KV cache holds. Time to first token: the mean over those requests, their prompts prefilled in turn.',
     '同时到达并一起解码的请求数，每个请求的输入与输出长度同上，直到 KV 缓存放满为止。首 token 延迟：这些请求的平均值（提示词依次预填充）。'],
@@ -318,7 +318,7 @@ const STRINGS = {
   'col.ttft': ['Time to first token', '首 token 延迟'],
   'col.tpot': ['Time per output token', '每个输出 token 耗时'],
   'col.outRate': ['Output tokens/s', '输出 token/s'],
-  // Errors (issue 14, point 6): one message at the input, results kept but marked stale.
+  // Errors: one message at the input, results kept but marked stale.
   staleNote: ['These results are for the last valid input: fix the marked field to update them.',
     '以下结果对应上一次有效输入：请先修正标出的输入项。'],
   fieldConfig: ['config.json: {key}', 'config.json：{key}'],
@@ -609,7 +609,7 @@ export const gb = (bytes) => `${fixed(bytes / 1e9, 1)} GB`;
 // Both units side by side where a reader compares with a label ("24 GB") or with nvidia-smi (MiB).
 export const gibGb = (bytes) => `${gib(bytes)} (${gb(bytes)})`;
 
-// In Chinese the page prices in yuan unless the scenario says otherwise (issue 14).
+// In Chinese the page prices in yuan unless the scenario says otherwise.
 export const defaultCurrency = () => (lang === 'zh' ? 'CNY' : 'USD');
 
 // Brand names: the same in both languages.

@@ -1,7 +1,7 @@
 // A panel of expert judgements: what an experienced ML engineer requires of the plans that rank
 // first before launching one. Each case states the judgement, then checks it on the top plans
 // (and, for constraints the scenario sets, on every plan). Written before the planner rules they
-// test (issue 10); docs/planner.md gives the rules and their sources.
+// test; docs/planner.md gives the rules and their sources.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // Launch commands: every fitting plan of rank_plans() launched and checked flag by flag for its
-// engine (issue 10 item 7), golden command lines, config files holding exactly the plan's
+// engine, golden command lines, config files holding exactly the plan's
 // numbers, and the plan input's errors.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Inputs that used to pass silently (issue 13): null for a key, a price for an instance type that
+// Inputs that used to pass silently: null for a key, a price for an instance type that
 // exists nowhere, bytes after a NUL, efficiencies near zero, unknown provider ids; token counts at
 // the scenario's limits (run under UBSan by scripts/test); and the config.json keys the page keeps.
 // Runs natively, under wasm and under the sanitizers.

@@ -124,40 +124,12 @@ void JsonReader::reject_unknown() const {
   }
 }
 
-bool JsonReader::has(const char* key) { return has(std::string(key)); }
-std::string JsonReader::field(const char* key) const { return field(std::string(key)); }
-const nlohmann::json& JsonReader::raw(const char* key) { return raw(std::string(key)); }
-std::optional<int64_t> JsonReader::integer(const char* key, int64_t min, int64_t max) {
-  return integer(std::string(key), min, max);
-}
-std::optional<double> JsonReader::number(const char* key, double min, double max, bool min_exclusive) {
-  return number(std::string(key), min, max, min_exclusive);
-}
-std::optional<bool> JsonReader::boolean(const char* key) { return boolean(std::string(key)); }
-std::optional<std::string> JsonReader::string(const char* key) { return string(std::string(key)); }
-std::optional<std::string> JsonReader::choice(const char* key, const std::vector<std::string>& allowed) {
-  return choice(std::string(key), allowed);
-}
-std::optional<std::string> JsonReader::choice(const char* key, std::initializer_list<const char*> allowed) {
-  return choice(std::string(key), std::vector<std::string>(allowed.begin(), allowed.end()));
-}
-std::optional<std::vector<std::string>> JsonReader::string_list(const char* key) {
-  return string_list(std::string(key));
-}
-
 void require_object(const nlohmann::json& j, const std::string& field) {
   if (!j.is_object()) {
     throw_error(field, "object", {{"type", j.type_name()}});
   }
 }
 
-nlohmann::json parse_json(const std::string& text) {
-  using Adapter = nlohmann::detail::iterator_input_adapter<std::string::const_iterator>;
-  nlohmann::json result;
-  nlohmann::detail::json_sax_dom_parser<nlohmann::json> sax(result, true);  // throws on the first error
-  nlohmann::detail::parser<nlohmann::json, Adapter>(Adapter(text.begin(), text.end()), nullptr, true, false)
-      .sax_parse(&sax, true);  // strict: nothing but whitespace after the value
-  return result;
-}
+nlohmann::json parse_json(const std::string& text) { return nlohmann::json::parse(text); }
 
 }  // namespace gpusizer

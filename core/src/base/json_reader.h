@@ -35,21 +35,6 @@ class JsonReader {
   std::optional<std::string> choice(const std::string& key, const std::vector<std::string>& allowed);
   std::optional<std::vector<std::string>> string_list(const std::string& key);
 
-  // The same with the key a literal: the std::string is built once in json_reader.cpp instead of
-  // at each of ~180 call sites (issue 14, wasm size).
-  bool has(const char* key);
-  std::string field(const char* key) const;
-  const nlohmann::json& raw(const char* key);
-  std::optional<int64_t> integer(const char* key, int64_t min, int64_t max);
-  std::optional<double> number(const char* key, double min, double max, bool min_exclusive);
-  std::optional<bool> boolean(const char* key);
-  std::optional<std::string> string(const char* key);
-  std::optional<std::string> choice(const char* key, const std::vector<std::string>& allowed);
-  // The same for a list of literals: the vector is built here, not at each call site (a string and
-  // its cleanup per literal inlined at ~17 sites; issue 14, wasm size).
-  std::optional<std::string> choice(const char* key, std::initializer_list<const char*> allowed);
-  std::optional<std::vector<std::string>> string_list(const char* key);
-
   // Throws for the first key that no accessor asked about.
   void reject_unknown() const;
 
@@ -76,17 +61,14 @@ class JsonReader {
   std::string prefix_;
   bool nulls_absent_;  // after prefix_, which it is computed from
   // The keys of obj_ an accessor asked about, by address (obj_'s own key strings): a set of
-  // copies cost an allocation per read, a sixth of the catalogs' load (callgrind, 2026-12-01).
+  // copies cost an allocation per read, a sixth of the catalogs' load (callgrind).
   std::vector<const std::string*> seen_;
 };
 
 // Throws InputError(field, "must be a JSON object") unless j is an object.
 void require_object(const nlohmann::json& j, const std::string& field);
 
-// nlohmann::json::parse(text) without a callback: the same value and the same parse_error and
-// out_of_range exceptions. json::parse instantiates the parser twice (with and without a callback,
-// a run-time branch) with the lexer and strtod inlined in each; every parse of the core goes
-// through this one (issue 14, wasm size). Uses nlohmann's detail parser of 3.11.
+// The JSON value of `text` (strict: nothing but whitespace after it); throws nlohmann's parse_error.
 nlohmann::json parse_json(const std::string& text);
 
 }  // namespace gpusizer

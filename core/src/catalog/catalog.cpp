@@ -220,7 +220,7 @@ const std::vector<Gpu>& gpu_catalog() {
 }
 
 const Gpu* find_gpu(const std::string& id) {
-  // A scan of the 32 types: no hash table in the wasm (issue 14, size); the planner's lookup for
+  // A scan of the 32 types: no hash table in the wasm (size); the planner's lookup for
   // every instance of a ranking costs microseconds either way.
   for (const Gpu& g : gpu_catalog()) {
     if (g.id == id) return &g;

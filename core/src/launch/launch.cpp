@@ -440,7 +440,7 @@ nlohmann::json launch_json(const nlohmann::json& input) {
   Launch l = make_launch(s, chosen);
   if (!note.message.empty()) {
     // The plan's note ahead of the generators' notes: appended to a new list (an insert at the
-    // front instantiated vector::insert of a string and of a Warning for this one use; issue 14).
+    // front instantiated vector::insert of a string and of a Warning for this one use).
     Launch first;
     add_note(first, note);
     const Launch& made = l;

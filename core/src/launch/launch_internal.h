@@ -63,14 +63,11 @@ void add_llamacpp(const LaunchContext& c, Launch& out);
 void add_training(const LaunchContext& c, Launch& out);
 
 // The text helpers below are noexcept: they only build short strings, so the one exception they
-// could raise is running out of memory, which then ends the module (std::terminate) instead of
-// reaching the binding boundary's catch; in exchange no generator inlined into launch_json keeps a
-// cleanup landing pad around each call to them (issue 14, wasm size: 197 -> 68 in launch_json).
+// could raise is running out of memory, which ends the program (std::terminate).
 // Adds a note to notes (English text) and to note_details with its code and values (docs/errors.md).
 void add_note(Launch& out, const char* code, nlohmann::json values, const std::string& text) noexcept;
 void add_note(Launch& out, const Warning& note) noexcept;
-// A command or file appended out of line: the aggregate built in place made each of its string
-// members from a literal at every site (issue 14, wasm size).
+// Appends a command line or a config file.
 void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename,
                  std::string text) noexcept;
 
@@ -103,8 +100,7 @@ KvCapacity scaled_capacity(const LaunchContext& c, double budget_bytes, double s
 std::string quantized_checkpoint(const std::string& preset_id, WeightFormat f) noexcept;
 
 // One piece of a note, warning or command text: a literal, a string, or an integer (written as
-// std::to_string writes it). cat() joins them out of line: the std::string operator+ chains it
-// replaces inlined a temporary and its cleanup per `+` at ~110 sites (issue 14, wasm size).
+// std::to_string writes it); cat() joins them.
 class Piece {
  public:
   Piece(const char* s) : p_(s), n_(kLiteral) {}
@@ -125,8 +121,7 @@ class Piece {
 std::string cat(std::initializer_list<Piece> pieces) noexcept;
 
 // The flags of one command line, each "--flag value" on a continued line; an empty value writes the
-// flag alone. add() is out of line: a vector of (name, string) pairs built from an initializer list
-// inlined a string copy and its cleanup per flag (issue 14, wasm size).
+// flag alone.
 class Flags {
  public:
   Flags& add(const char* name, Piece value = "") noexcept;

@@ -26,8 +26,7 @@ struct Group {
 const std::vector<Group>& groups() {
   static const std::vector<Group> all = [] {
     std::vector<Group> out;
-    const nlohmann::json t =
-        parse_json(embedded::ranges_json);  // json_reader.h: one parser instantiation (wasm size)
+    const nlohmann::json t = parse_json(embedded::ranges_json);
     for (const auto& [key, g] : t.at("groups").items()) {
       out.push_back({key, g.at("cases").get<int64_t>(), g.at("p10").get<double>(), g.at("p90").get<double>(),
                      g.at("params_min").get<double>(), g.at("params_max").get<double>()});

@@ -15,7 +15,6 @@
 
 #include "base/error.h"
 #include "base/json_reader.h"
-#include "base/one_thread.h"
 
 namespace gpusizer {
 namespace {
@@ -329,9 +328,9 @@ bool same_shape(const Architecture& a, const Architecture& b) { return shape_tie
 // The last answer of `build` (a function pointer: one cache per builder) for this shape.
 template <typename T, T (*build)(const Architecture&)>
 T remembered(const Architecture& arch) {
-  GPUSIZER_THREAD_LOCAL Architecture last;
-  GPUSIZER_THREAD_LOCAL T value;
-  GPUSIZER_THREAD_LOCAL bool valid = false;
+  thread_local Architecture last;
+  thread_local T value;
+  thread_local bool valid = false;
   if (!valid || !same_shape(arch, last)) {
     value = build(arch);
     last = arch;

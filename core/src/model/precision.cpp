@@ -4,8 +4,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "base/one_thread.h"
-
 namespace gpusizer {
 namespace {
 
@@ -275,10 +273,10 @@ double nominal_bits(WeightFormat f) {
 
 WeightBytes weight_bytes(const Architecture& arch, WeightFormat f) {
   // The last answer is kept: the planner asks for the same model and format thousands of times.
-  GPUSIZER_THREAD_LOCAL Architecture last_arch;
-  GPUSIZER_THREAD_LOCAL WeightFormat last_format = WeightFormat::Bf16;
-  GPUSIZER_THREAD_LOCAL WeightBytes last;
-  GPUSIZER_THREAD_LOCAL bool valid = false;
+  thread_local Architecture last_arch;
+  thread_local WeightFormat last_format = WeightFormat::Bf16;
+  thread_local WeightBytes last;
+  thread_local bool valid = false;
   if (valid && f == last_format && same_shape(arch, last_arch)) return last;
   const ParamCounts p = count_params(arch);
   const double more_share = more_bits_share(arch.layers);

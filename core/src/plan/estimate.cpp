@@ -150,7 +150,7 @@ Estimate estimate(const Scenario& s) {
     e.warnings.insert(e.warnings.end(), caps.begin(), caps.end());
     if (e.gpu->fits) {  // speed and time of a layout that does not fit are not shown as if it ran
       e.throughput = estimate_throughput(s, *gpu);
-      // Serving at concurrency, up to what the KV cache holds at this context (issue 12 item 4).
+      // Serving at concurrency, up to what the KV cache holds at this context.
       const double cap = e.max ? static_cast<double>(std::max<int64_t>(e.max->batch, s.batch))
                                : static_cast<double>(s.batch);
       e.throughput->curve = serving_curve(s, *gpu, cap);

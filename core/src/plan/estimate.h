@@ -51,7 +51,7 @@ Estimate estimate(const Scenario& s);
 
 // The scenario's memory on each GPU type of the catalog, at its own GPU count and layout (its `gpu`
 // aside), in catalog order: the page's fit table. The memory part of estimate() alone: no speed, no
-// largest batch, no remedies, which made 32 full estimates ~25 times dearer (callgrind, 2026-11-30).
+// largest batch, no remedies, which made 32 full estimates ~25 times dearer (callgrind).
 struct GpuFitRow {
   const Gpu* gpu = nullptr;
   double per_gpu_bytes = 0;  // estimate().memory.per_gpu_bytes with `gpu` set to this card

@@ -9,8 +9,7 @@ namespace {
 constexpr int64_t kMaxBatch = 1'000'000;
 constexpr int64_t kMaxSeqLen = 100'000'000;
 
-// Largest n in [1, hi] with fits(n), or 0 when fits(1) is false; fits must be monotone. A template,
-// not std::function: no type-erased class with its RTTI per lambda (issue 14, wasm size).
+// Largest n in [1, hi] with fits(n), or 0 when fits(1) is false; fits must be monotone.
 template <typename Fits>
 int64_t largest_fitting(int64_t hi, const Fits& fits) {
   if (!fits(1)) return 0;

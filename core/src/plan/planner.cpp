@@ -32,7 +32,7 @@ constexpr double kZeroNetworkGbps = 100;
 // multi-node ZeRO (peers.md), and vLLM's distributed-serving docs ask for a fast interconnect
 // (InfiniBand-class) between nodes; an expert rejects pipelines and ZeRO over 10-25 Gbit/s VM NICs.
 constexpr double kSpanMinGbps = 100;
-// A price older than this is flagged (issue 10): cloud GPU prices move within a year.
+// A price older than this is flagged: cloud GPU prices move within a year.
 constexpr int kStalePriceDays = 365;
 // "What it takes" assumes nodes of 8 GPUs, the size of every HGX/DGX/OAM board in the catalog.
 constexpr int64_t kNodeGpus = 8;
@@ -729,8 +729,7 @@ std::vector<Plan> rank_plans(const Scenario& s) {
   // Sort indices, then move each plan once: plans carry strings, and a merge sort moves often.
   std::vector<size_t> order(plans.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  // std::sort with the index as the last key: the order std::stable_sort gave, without the merge
-  // sort's three instantiations over this comparator (issue 14, wasm size).
+  // The index as the last key: a stable order for plans that compare equal.
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     if (better(plans[a], plans[b])) return true;
     return !better(plans[b], plans[a]) && a < b;

@@ -32,8 +32,6 @@ bool is_training(Task t);
 // A warning about a legal but unusual choice; `code` is stable (the page translates it).
 struct Warning {
   Warning() = default;
-  // Out of line (scenario.cpp): a site passes its literals and its message instead of building
-  // the strings, with a cleanup each, inline (issue 14, wasm size).
   Warning(const char* code_, const char* field_, std::string message_,
           nlohmann::json values_ = nlohmann::json::object());
   Warning(const char* code_, std::string field_, std::string message_,

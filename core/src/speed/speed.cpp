@@ -582,8 +582,7 @@ std::vector<ServingPoint> serving_curve(const Scenario& s, const Gpu& gpu, doubl
   const double prompt = static_cast<double>(s.prompt_tokens), output = static_cast<double>(s.output_tokens);
   // Doubling bursts up to vLLM's default max_num_seqs (256, vllm/engine/arg_utils.py) and the
   // scenario's own batch, none beyond what the KV cache holds (max_batch).
-  // Ascending, each once: the batch goes in at its place among the powers (no std::sort nor
-  // vector::insert of doubles instantiated for it: issue 14, wasm size).
+  // Ascending, each once: the batch goes in at its place among the powers.
   std::vector<double> points;
   const double batch = static_cast<double>(s.batch);
   for (double b = 1; b <= 256; b *= 2) {
