@@ -26,6 +26,7 @@ const char* const kUsage =
     "  models     model presets\n"
     "  gpus       GPU catalog\n"
     "  instances  cloud instances with prices\n"
+    "  messages   every error, warning and note the core gives: code, kind, fields, English\n"
     "Names:\n"
     "  resolve NAME  the preset a typed name or Hub id means (\"llama 3.1 8b\", "
     "\"Qwen/Qwen2.5-72B-Instruct-AWQ\")\n"
