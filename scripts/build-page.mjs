@@ -1,20 +1,22 @@
 // Builds the page into dist/ from web/ and the wasm build (build/wasm/gpusizer.mjs + .wasm):
 //   hosted   index.html and embed.html (the CSS inline), app.js, embed.js, gpusizer.mjs, gpusizer-wasm.js
-//            (the wasm as text, see web/wasm-bytes.js), and gpusizer.wasm for other users of the
-//            module (node, other pages);
+//            (the wasm packed as text, see web/wasm-bytes.js), and gpusizer.wasm for other users
+//            of the module (node, other pages);
 //   offline  gpusizer.html: one file with the CSS and the JS, the glue and the wasm packed
 //            together (OFFLINE_PACKING), for file:// (where module scripts from files are blocked)
 //            and no network at all.
 // All three pages carry the default scenario's memory card, drawn here by the shipped core and the
 // page's own views in both languages (scripts/prerender.mjs), so the first figure paints before
 // any script has run.
-// esbuild bundles and minifies (a build tool only: nothing of it ships).
+// esbuild bundles and minifies (a build tool only: nothing of it ships); terser minifies the offline
+// file's app once more (squeeze() below).
 import * as esbuild from 'esbuild';
+import { minify as terser } from 'terser';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import { START_SCRIPT, bothLangs, prerender, scriptHash, staticMarkup } from './prerender.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,9 +24,8 @@ const web = join(root, 'web');
 const dist = join(root, 'dist');
 const wasmBuild = join(root, 'build/wasm');
 
-// Browsers with top-level await in modules, CSS :has() and DecompressionStream (web/wasm-bytes.js;
-// 2022-2023 onward).
-const target = ['chrome105', 'firefox121', 'safari16.4'];
+// Browsers with top-level await in modules and CSS :has() (2022-2023 onward).
+const target = ['chrome105', 'firefox121', 'safari15.4'];
 // The two core files are outputs of this script, not sources: beside the bundle when hosted (in the
 // order web/facade.js imports them; the inline language script preloads them for a linked page,
 // data-core), inlined when offline.
@@ -38,7 +39,7 @@ async function main() {
   ]).catch(() => {
     throw new Error('build/wasm/gpusizer.mjs or .wasm is missing: run the wasm build first (scripts/build)');
   });
-  const wasmModule = `export default "${pack(wasm)}";\n`;
+  const wasmModule = `export default "${lzmaPack(wasm).toString('base64')}";\n`;
 
   await rm(dist, { recursive: true, force: true });
   await mkdir(dist, { recursive: true });
@@ -50,9 +51,9 @@ async function main() {
 
   const pages = Object.fromEntries(await Promise.all(['index.html', 'embed.html'].map(async (f) => [f, await readFile(join(web, f), 'utf8')])));
   const first = prerender(await checkPair(wasm), staticKeys(Object.values(pages).join('')));
-  // charset utf8: the Chinese of web/i18n.js as UTF-8, readable in the output, not \uXXXX escapes.
-  // Module scripts are always decoded as UTF-8, and the offline page's CSP hash is of the script's
-  // UTF-8 bytes.
+  // charset utf8: the Chinese of web/i18n.js as UTF-8 (3 bytes a character) instead of \uXXXX escapes
+  // (6): app.js 40.0 -> 39.5 KB gzipped (issue 14). Module scripts are always decoded as UTF-8, and
+  // the offline page's CSP hash is of the script's UTF-8 bytes.
   const common = { bundle: true, format: 'esm', minify: true, target, legalComments: 'none', logLevel: 'warning', charset: 'utf8' };
   await esbuild.build({
     ...common,
@@ -69,7 +70,7 @@ async function main() {
   await writeFile(join(dist, 'embed.html'),
     withStyle(withFirstFigure(pages['embed.html'], first, staticMarkup(first, first.fits)), css));
 
-  // The offline file: the app (with the glue) and the wasm packed together as one gzip stream
+  // The offline file: the app (with the glue) and the wasm packed together as one LZMA stream
   // (OFFLINE_PACKING below); a small loader script unpacks them, hands the wasm over and runs the app.
   const offline = await esbuild.build({
     ...common,
@@ -90,13 +91,24 @@ async function main() {
     stdin: { contents: OFFLINE_LOADER, resolveDir: web, loader: 'js' },
     write: false,
   });
-  await writeFile(join(dist, 'gpusizer.html'), inline(index, css, offline.outputFiles[0].text, loader.outputFiles[0].text, wasm));
+  await writeFile(join(dist, 'gpusizer.html'), inline(index, css, await squeeze(offline.outputFiles[0].text), loader.outputFiles[0].text, wasm));
 }
 
-// OFFLINE_PACKING: the offline file carries app.js, the glue and the wasm as one gzip stream (base64
-// in an inert data block, web/wasm-bytes.js says why text), which its loader unpacks: the app runs
-// only after the wasm is there, from text the loader inserts as an inline module (its CSP hash is in
-// the page). In the app the loader's wasm takes the place of the two modules the hosted page loads.
+// The offline file's app and glue, minified again by terser after esbuild (its compressor's second
+// pass and its name mangling): the packed stream 1.2 KB smaller (issue 14, 2026-12-01). Only
+// terser's safe transforms (no `unsafe*` options); the syntax stays that of esbuild's target.
+async function squeeze(js) {
+  const out = await terser(js, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true, format: { comments: false } });
+  return out.code;
+}
+
+// OFFLINE_PACKING (issue 14, 2026-12-01): the offline file carries app.js, the glue and the wasm as
+// ONE LZMA stream (base64 in a data block), not the app as gzip-compressed text beside an LZMA-packed
+// wasm: LZMA packs the minified app about a tenth smaller than gzip does, and the app's strings
+// match some of the wasm's. Measured on the same build: the three apart (the app and glue gzipped
+// in the page, the wasm LZMA-packed) 39,140 + 8,029 + 135,471 B; as one stream 176,207 B.
+// The app and the glue the loader runs (its text is pinned by its SHA-256 in the page's CSP), in
+// place of the two modules the hosted page loads: the wasm comes from the loader, not from text.
 const OFFLINE_WASM = {
   './gpusizer-wasm.js': 'export default "";',
   './wasm-bytes.js': 'export const wasmFromText = () => globalThis.gpusizerWasm;',
@@ -104,9 +116,12 @@ const OFFLINE_WASM = {
 // The loader, a module the inline start script runs (scripts/prerender.mjs START_SCRIPT: after the
 // default link's first paint, when parsed for a link with a scenario of its own): the stream is the
 // app's UTF-8 text then the wasm; data-js says where the text ends.
-const OFFLINE_LOADER = `import { unpack } from './wasm-bytes.js';
+const OFFLINE_LOADER = `import { lzmaDecode } from './lzma.js';
 const block = document.getElementById('gpusizer-packed');
-const bytes = await unpack(block.textContent);
+const binary = atob(block.textContent);
+const packed = new Uint8Array(binary.length);
+for (let i = 0; i < binary.length; i++) packed[i] = binary.charCodeAt(i);
+const bytes = lzmaDecode(packed);
 const split = Number(block.dataset.js);
 globalThis.gpusizerWasm = bytes.slice(split);
 const app = document.createElement('script');
@@ -142,7 +157,7 @@ function withFirstFigure(html, first, markup) {
 
 // The stylesheet inline in the page's head, allowed by its SHA-256 in the page's CSP in place of
 // style-src 'self': the first paint waits for no request (the browser holds it until every stylesheet
-// in the head has arrived), and the page's own CSS is its only style.
+// in the head has arrived), and the page's own CSS is its only style. 12.7 KB raw, 3.6 KB gzipped.
 function withStyle(html, css) {
   const stylesheet = '<link rel="stylesheet" href="app.css">';
   if (!html.includes(stylesheet)) throw new Error(`a page in web/ has no ${stylesheet} to inline`);
@@ -169,8 +184,17 @@ async function checkPair(wasm) {
   };
 }
 
-// Base64 of gzip, as web/wasm-bytes.js unpacks it.
-const pack = (bytes) => gzipSync(bytes, { level: 9 }).toString('base64');
+// The wasm packed by xz-utils in the .lzma format that web/lzma.js decodes, with the real size
+// in the header (xz writes "unknown" when it reads a pipe) so the decoder knows where to stop.
+// lc=4 (literals coded on the previous byte's 4 high bits), pb=0 (no 4-byte position classes; wasm
+// code is byte-aligned): 136,070 -> 135,660 B against -9e's lc=3 pb=2 (issue 14, 2026-12-01; lc=1
+// or 2, pb=1 and depth=0 gave less). web/lzma.js reads any lc/lp/pb from the properties byte.
+function lzmaPack(bytes) {
+  const xz = spawnSync('xz', ['--format=lzma', '--lzma1=preset=9e,lc=4,pb=0', '--stdout'], { input: bytes, maxBuffer: 1 << 30 });
+  if (xz.status !== 0) throw new Error(`xz failed (Debian package xz-utils): ${xz.error ?? xz.stderr}`);
+  xz.stdout.writeBigUInt64LE(BigInt(bytes.length), 5);
+  return xz.stdout;
+}
 
 // The hosted page with its script inlined (its stylesheet already is), its preloads dropped, and its CSP
 // meta tag replaced by one that allows no request at all (so "works offline" is enforced by the
@@ -179,7 +203,7 @@ function inline(html, css, js, loaderJs, wasm) {
   // "</script" inside a string would end the inline script; "<\/script" is the same string.
   const script = loaderJs.replace(/<\/(script)/gi, '<\\/$1');
   const app = Buffer.from(js, 'utf8');
-  const packed = pack(Buffer.concat([app, wasm]));
+  const packed = lzmaPack(Buffer.concat([app, wasm])).toString('base64');
   const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
   // The app's hash: the loader inserts it as an inline module, which the CSP checks like any other.
   const csp = `default-src 'none'; script-src ${hash(script)} ${hash(js)} ${scriptHash(START_SCRIPT)} 'wasm-unsafe-eval'; style-src ${hash(css)}; img-src data:; base-uri 'none'; form-action 'none'`;
@@ -193,10 +217,12 @@ function inline(html, css, js, loaderJs, wasm) {
     throw new Error('web/index.html refers to a file that gpusizer.html would not carry');
   }
   // Replacer functions: the minified code holds "$&"-like sequences that a string would expand.
-  // The packed app and wasm (most of the file) and their loader go last in the body: the parser
-  // reaches the static figure without first tokenizing them, and the first paint comes sooner. The
-  // loader's text is inert until the start script runs it, as the hosted pages' app (the same start
-  // script).
+  // The packed app and wasm (~95 % of the file) and their loader go last in the body, the parser
+  // reaching the static figure without first tokenizing 350 KB of script (first paint 50-80 ms
+  // sooner, median of 15 runs, 2026-11-30). The loader's text is inert until the start script runs
+  // it, as the hosted pages' app (the same start script). First paint, medians of 15 alternating
+  // runs (2026-12-01): the loader as an inline module that waited for the paint itself 164 ms,
+  // inert 160 ms; without the packed block and the loader at all 136 ms (what parsing the block costs).
   if (!shell.includes('</body>')) throw new Error('web/index.html has no </body> to put the inlined script before');
   return shell
     .replace('</body>', () => `<script type="application/octet-stream" id="gpusizer-packed" data-js="${app.length}">${packed}</script>\n`

@@ -8,10 +8,8 @@ import { wasmFromText } from './wasm-bytes.js';
 let loading = null;
 
 export function loadCore() {
-  // A wasm that does not instantiate rejects the factory's promise (Emscripten's runtime aborts),
-  // and so this one: web/main.js shows the page's start-up error.
-  loading ??= Promise.all([import('./gpusizer.mjs'), import('./gpusizer-wasm.js').then((wasm) => wasmFromText(wasm.default))])
-    .then(([glue, wasmBinary]) => glue.default({ wasmBinary })).then(wrap);
+  loading ??= Promise.all([import('./gpusizer.mjs'), import('./gpusizer-wasm.js')])
+    .then(([glue, wasm]) => glue.default({ wasmBinary: wasmFromText(wasm.default) })).then(wrap);
   return loading;
 }
 

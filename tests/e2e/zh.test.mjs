@@ -14,7 +14,7 @@ import { wasmFromText } from '../../web/wasm-bytes.js';
 // The core as the page loads it, in node: its catalog is what the page must offer.
 const { default: createGpusizer } = await import(pathToFileURL(join(DIST, 'gpusizer.mjs')).href);
 const { default: wasmText } = await import(pathToFileURL(join(DIST, 'gpusizer-wasm.js')).href);
-const catalog = JSON.parse((await createGpusizer({ wasmBinary: await wasmFromText(wasmText) })).catalog());
+const catalog = JSON.parse((await createGpusizer({ wasmBinary: wasmFromText(wasmText) })).catalog());
 
 let browser;
 let server;

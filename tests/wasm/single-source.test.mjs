@@ -15,7 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = join(root, 'dist');
 const { default: createGpusizer } = await import(pathToFileURL(join(dist, 'gpusizer.mjs')).href);
 const { default: wasmText } = await import(pathToFileURL(join(dist, 'gpusizer-wasm.js')).href);
-const module = await createGpusizer({ wasmBinary: await wasmFromText(wasmText) });
+const module = await createGpusizer({ wasmBinary: wasmFromText(wasmText) });
 const catalog = JSON.parse(module.catalog());
 const call = (command, input) => JSON.parse(module[command](JSON.stringify(input)));
 
