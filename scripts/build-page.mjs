@@ -51,9 +51,9 @@ async function main() {
 
   const pages = Object.fromEntries(await Promise.all(['index.html', 'embed.html'].map(async (f) => [f, await readFile(join(web, f), 'utf8')])));
   const first = prerender(await checkPair(wasm), staticKeys(Object.values(pages).join('')));
-  // charset utf8: the Chinese of web/i18n.js as UTF-8 (3 bytes a character) instead of \uXXXX escapes
-  // (6): app.js 40.0 -> 39.5 KB gzipped (issue 14). Module scripts are always decoded as UTF-8, and
-  // the offline page's CSP hash is of the script's UTF-8 bytes.
+  // charset utf8: the Chinese of web/i18n.js as UTF-8 rather than \uXXXX escapes, readable in the
+  // output. Module scripts are always decoded as UTF-8, and the offline page's CSP hash is of the
+  // script's UTF-8 bytes.
   const common = { bundle: true, format: 'esm', minify: true, target, legalComments: 'none', logLevel: 'warning', charset: 'utf8' };
   await esbuild.build({
     ...common,
@@ -95,18 +95,17 @@ async function main() {
 }
 
 // The offline file's app and glue, minified again by terser after esbuild (its compressor's second
-// pass and its name mangling): the packed stream 1.2 KB smaller (issue 14, 2026-12-01). Only
+// pass and its name mangling), which keeps the offline file well inside its size guard. Only
 // terser's safe transforms (no `unsafe*` options); the syntax stays that of esbuild's target.
 async function squeeze(js) {
   const out = await terser(js, { module: true, ecma: 2020, compress: { passes: 2 }, mangle: true, format: { comments: false } });
   return out.code;
 }
 
-// OFFLINE_PACKING (issue 14, 2026-12-01): the offline file carries app.js, the glue and the wasm as
+// OFFLINE_PACKING: the offline file carries app.js, the glue and the wasm as
 // ONE LZMA stream (base64 in a data block), not the app as gzip-compressed text beside an LZMA-packed
 // wasm: LZMA packs the minified app about a tenth smaller than gzip does, and the app's strings
-// match some of the wasm's. Measured on the same build: the three apart (the app and glue gzipped
-// in the page, the wasm LZMA-packed) 39,140 + 8,029 + 135,471 B; as one stream 176,207 B.
+// match some of the wasm's (docs/notes/size-history.md has the figures).
 // The app and the glue the loader runs (its text is pinned by its SHA-256 in the page's CSP), in
 // place of the two modules the hosted page loads: the wasm comes from the loader, not from text.
 const OFFLINE_WASM = {
@@ -187,8 +186,7 @@ async function checkPair(wasm) {
 // The wasm packed by xz-utils in the .lzma format that web/lzma.js decodes, with the real size
 // in the header (xz writes "unknown" when it reads a pipe) so the decoder knows where to stop.
 // lc=4 (literals coded on the previous byte's 4 high bits), pb=0 (no 4-byte position classes; wasm
-// code is byte-aligned): 136,070 -> 135,660 B against -9e's lc=3 pb=2 (issue 14, 2026-12-01; lc=1
-// or 2, pb=1 and depth=0 gave less). web/lzma.js reads any lc/lp/pb from the properties byte.
+// code is byte-aligned) packed smaller than -9e's lc=3 pb=2 (docs/notes/size-history.md). web/lzma.js reads any lc/lp/pb from the properties byte.
 function lzmaPack(bytes) {
   const xz = spawnSync('xz', ['--format=lzma', '--lzma1=preset=9e,lc=4,pb=0', '--stdout'], { input: bytes, maxBuffer: 1 << 30 });
   if (xz.status !== 0) throw new Error(`xz failed (Debian package xz-utils): ${xz.error ?? xz.stderr}`);
@@ -218,11 +216,9 @@ function inline(html, css, js, loaderJs, wasm) {
   }
   // Replacer functions: the minified code holds "$&"-like sequences that a string would expand.
   // The packed app and wasm (~95 % of the file) and their loader go last in the body, the parser
-  // reaching the static figure without first tokenizing 350 KB of script (first paint 50-80 ms
-  // sooner, median of 15 runs, 2026-11-30). The loader's text is inert until the start script runs
-  // it, as the hosted pages' app (the same start script). First paint, medians of 15 alternating
-  // runs (2026-12-01): the loader as an inline module that waited for the paint itself 164 ms,
-  // inert 160 ms; without the packed block and the loader at all 136 ms (what parsing the block costs).
+  // reaching the static figure without first tokenizing 350 KB of script (the first paint comes
+  // sooner: docs/performance.md). The loader's text is inert until the start script runs it, as the
+  // hosted pages' app (the same start script).
   if (!shell.includes('</body>')) throw new Error('web/index.html has no </body> to put the inlined script before');
   return shell
     .replace('</body>', () => `<script type="application/octet-stream" id="gpusizer-packed" data-js="${app.length}">${packed}</script>\n`

@@ -1,7 +1,8 @@
 // An LZMA decoder for the ".lzma" (LZMA_Alone) format that `xz --format=lzma` writes, after the
 // reference decoder of the LZMA SDK (LzmaSpec.cpp, Igor Pavlov, public domain). Why LZMA: it packs
-// the core's wasm about a fifth smaller than gzip (139.1 KB against 171.6 KB, 2026-12-01), and the
-// offline file's app with it (scripts/build-page.mjs); browsers decode only gzip/deflate natively. The header's
+// the core's wasm about a fifth smaller than gzip, and the offline file's app with it
+// (scripts/build-page.mjs), which keeps the offline file inside its size guard; browsers decode only
+// gzip/deflate natively. The header's
 // size field must hold the real size (scripts/build-page.mjs writes it); decoding stops there.
 
 const STATES = 12;

@@ -8,7 +8,7 @@ export NODE_PATH=/usr/share/nodejs
 JOBS="${JOBS:-2}"
 
 # xz-utils: scripts/build-page.mjs packs the wasm with LZMA for the pages.
-APT_PACKAGES=(cmake g++ emscripten nlohmann-json3-dev catch2 chromium libbenchmark-dev xz-utils)
+APT_PACKAGES=(cmake g++ emscripten nlohmann-json3-dev catch2 chromium libbenchmark-dev clang-format xz-utils)
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 

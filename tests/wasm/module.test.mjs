@@ -1,6 +1,7 @@
 // The shipped module in node: dist/gpusizer.mjs with the wasm read from dist/gpusizer.wasm, and
 // with the wasm the pages carry as text (dist/gpusizer-wasm.js, unpacked by web/wasm-bytes.js as
-// in the browser). Same answers, errors as values, and the offline page carries the same bytes.
+// in the browser). Same answers, errors as values, and the offline page carries the same bytes; a
+// wasm that does not instantiate rejects the factory's promise (the page shows that error).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -35,6 +36,17 @@ test('the offline page carries that same wasm, after the app its CSP allows', as
   const hash = createHash('sha256').update(bytes.subarray(0, Number(split))).digest('base64');
   const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)[1];
   assert.ok(policy.includes(`'sha256-${hash}'`), 'the CSP of dist/gpusizer.html does not allow the packed app');
+});
+
+// A wasm of another link (here one that imports a function this glue does not give), a truncated
+// one, and bytes that are no wasm: the factory's promise rejects, rather than staying pending.
+const OTHER_LINK = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0,
+  2, 15, 1, 3, ...Buffer.from('env'), 7, ...Buffer.from('no_such'), 0, 0]);
+test('a wasm that does not instantiate rejects the factory promise', async () => {
+  assert.ok(WebAssembly.validate(OTHER_LINK));
+  for (const bytes of [OTHER_LINK, wasmFile.subarray(0, wasmFile.length >> 1), new TextEncoder().encode('not wasm')]) {
+    await assert.rejects(createGpusizer({ wasmBinary: bytes, printErr: () => {} }), WebAssembly.RuntimeError);
+  }
 });
 
 for (const [name, load] of Object.entries(flavours)) {
