@@ -156,7 +156,7 @@ function withFirstFigure(html, first, markup) {
 
 // The stylesheet inline in the page's head, allowed by its SHA-256 in the page's CSP in place of
 // style-src 'self': the first paint waits for no request (the browser holds it until every stylesheet
-// in the head has arrived), and the page's own CSS is its only style. 12.7 KB raw, 3.6 KB gzipped.
+// in the head has arrived), and the page's own CSS is its only style.
 function withStyle(html, css) {
   const stylesheet = '<link rel="stylesheet" href="app.css">';
   if (!html.includes(stylesheet)) throw new Error(`a page in web/ has no ${stylesheet} to inline`);
