@@ -9,14 +9,16 @@ export function download(filename, text, type) {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-// RFC 4180: quote every field that holds a comma, a quote or a line break. A text cell that
-// starts with = + - @ (or a tab or carriage return) would run as a formula in a spreadsheet (a
-// custom instance named =HYPERLINK(...)): it gets a leading ' (OWASP, "CSV Injection"). Numbers
-// stay numbers, a negative one too.
+// RFC 4180: quote every field that holds a comma, a quote or a line break. A text cell that a
+// spreadsheet could evaluate gets a leading ' (OWASP, "CSV Injection"): one that starts with
+// = + - @ or their full-width forms (U+FF1D, U+FF0B, U+FF0D, U+FF20), with a pipe (DDE), a quote,
+// or with a tab, carriage return, line feed or space (a formula behind whitespace). Numbers stay
+// numbers, a negative one too.
+const EVALUATED = /^[=+\-@|"\t\r\n \u3000\uff1d\uff0b\uff0d\uff20]/;
 export function toCsv(rows) {
   const cell = (v) => {
     let text = v == null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    if (typeof v !== 'number' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+    if (typeof v !== 'number' && EVALUATED.test(text)) text = `'${text}`;
     return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
   };
   return rows.map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';

@@ -77,6 +77,8 @@ function taskTabs(TASKS, current, onTask) {
 }
 
 // The three ways to name a model; the mode is the view's own state until a valid model is set.
+let windowListeners = null;
+
 function modelSection(catalog, onModel) {
   const modeOf = (m) => (typeof m === 'string' ? 'preset' : m?.hf_config ? 'config' : 'params');
   let mode = 'preset';
@@ -92,10 +94,14 @@ function modelSection(catalog, onModel) {
   let last;
   preset.addEventListener('focus', () => preset.select());
   preset.addEventListener('blur', () => { typing = false; });
+  // One model box is on the page at a time: the listener of the box it replaces (a tab or language
+  // switch builds a new one) is removed with it, or each switch would keep the old box alive.
+  windowListeners?.abort();
+  windowListeners = new AbortController();
   window.addEventListener('hashchange', () => {
     typing = false;
     if (preset.isConnected && last !== undefined) sync(last);
-  });
+  }, { signal: windowListeners.signal });
   preset.addEventListener('input', () => { typing = true; });
   preset.addEventListener('input', () => { if (byName.has(preset.value.toLowerCase())) onModel(byName.get(preset.value.toLowerCase())); });
   // On commit (Enter, blur) even an unknown name goes to the core, which names the problem.
