@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { withStaticDom } from './lib/static-dom.mjs';
 import { defaults, set, setStartingPoints } from '../web/state.js';
 import { intake } from '../web/intake.js';
-import { gib, initLang, t } from '../web/i18n.js';
+import { gib, initLang, setEngines, t } from '../web/i18n.js';
 import { memoryCard } from '../web/views/results.js';
 
 export const LANGS = ['en', 'zh'];
@@ -47,6 +47,7 @@ export const scriptHash = (text) => `'sha256-${createHash('sha256').update(text,
 export function prerender(core, keys = []) {
   const catalog = core.catalog();
   setStartingPoints(catalog.starting_points);  // the default tab's, as the page's (web/main.js)
+  setEngines(catalog.engines, catalog.engine_names);  // the engines' names in the controls, as the page's
   const { scenario } = intake(core, defaults(), null);
   // The page computes the estimate without the load (web/main.js withoutLoad), as here.
   const own = scenario.load ? set(scenario, 'load', undefined) : scenario;

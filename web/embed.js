@@ -10,7 +10,7 @@ import { memoryCard } from './views/results.js';
 const root = document.getElementById('embed');
 const core = await loadCore();
 const catalog = core.catalog();
-setEngines(catalog.engines);
+setEngines(catalog.engines, catalog.engine_names);
 setStartingPoints(catalog.starting_points);  // a link's keys are read beside its tab's
 
 function render() {

@@ -85,7 +85,7 @@ if (linked) {
     await new Promise(afterPaint);
   }
 }
-setEngines(catalog.engines);
+setEngines(catalog.engines, catalog.engine_names);
 
 const views = {};
 const stages = recompute({ core, catalog, views, page, showNotice });

@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "model/precision.h"
 #include "plan/table.h"
+#include "scenario/engines.h"
 #include "scenario/scenario.h"
 #include "scenario/starting_points.h"
 
@@ -156,7 +157,9 @@ nlohmann::json catalog_json() {
                                      {"defaults", task_defaults_json()},
                                      // where the page's tabs start, not what the parser fills in
                                      {"starting_points", starting_points_json()},
-                                     {"table_settings", table_settings_json()}});
+                                     {"table_settings", table_settings_json()},
+                                     // beside "engines" (the ids per task): how the page names them
+                                     {"engine_names", engine_names_json()}});
   const nlohmann::json choices = scenario_choices_json();
   for (auto it = choices.begin(); it != choices.end(); ++it) j[it.key()] = it.value();
   return j;

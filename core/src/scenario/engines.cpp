@@ -41,6 +41,31 @@ EngineCaps engine_caps(Engine e) {
   return {};
 }
 
+namespace {
+
+// Each project's own spelling of its name, as its documentation writes it.
+struct EngineName {
+  Engine engine;
+  const char* name;
+};
+constexpr EngineName kEngineNames[] = {{Engine::Vllm, "vLLM"},
+                                       {Engine::Sglang, "SGLang"},
+                                       {Engine::Lmdeploy, "LMDeploy"},
+                                       {Engine::TensorrtLlm, "TensorRT-LLM"},
+                                       {Engine::Transformers, "Transformers"},
+                                       {Engine::LlamaCpp, "llama.cpp"},
+                                       {Engine::Deepspeed, "DeepSpeed"},
+                                       {Engine::Fsdp, "PyTorch FSDP"},
+                                       {Engine::Megatron, "Megatron-LM"}};
+
+}  // namespace
+
+nlohmann::json engine_names_json() {
+  nlohmann::json out = nlohmann::json::object();
+  for (const EngineName& n : kEngineNames) out[to_string(n.engine)] = n.name;
+  return out;
+}
+
 std::vector<Warning> workload_warnings(const Scenario& s) {
   std::vector<Warning> out;
   const int64_t positions = s.model.max_positions;

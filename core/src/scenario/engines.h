@@ -20,6 +20,10 @@ struct EngineCaps {
 
 EngineCaps engine_caps(Engine e);
 
+// {id: display name} for every engine ("vllm": "vLLM"): a brand, the same in every language; the
+// catalog hands it to the page.
+nlohmann::json engine_names_json();
+
 // Warnings about what the model and the engine accept, whatever the card: a context beyond the
 // model's trained positions, a batch beyond the engine's default limit, a tp/pp the engine lacks.
 std::vector<Warning> workload_warnings(const Scenario& s);
