@@ -105,7 +105,7 @@ TEST_CASE(
                    "  --vllm_tensor_parallel_size " +
                    tp) != std::string::npos);
   CHECK(swift.find("--vllm_max_model_len 8192 \\\n  --vllm_max_num_seqs 8") != std::string::npos);
-  CHECK(out["notes"].dump().find("Qwen/Qwen2.5-72B-Instruct-AWQ: the publisher's awq-int4 checkpoint") !=
+  CHECK(out["notes"].dump().find("Qwen/Qwen2.5-72B-Instruct-AWQ: the published awq-int4 checkpoint") !=
         std::string::npos);
   CHECK(out["notes"].dump().find("awq_marlin: the Marlin kernel") != std::string::npos);
   CHECK(out["notes"].dump().find("concurrent sequences of 8192 tokens") != std::string::npos);
@@ -126,7 +126,7 @@ TEST_CASE("vLLM's KV-cache note: the budget 0.90 of the card leaves after weight
   const int64_t sequences = static_cast<int64_t>(std::floor(budget / (b.kv_cache / 4) + 1e-9));
   CHECK(sequences > 4);
   char gib[32];
-  std::snprintf(gib, sizeof gib, "%.1f GiB", budget / 1073741824.0);
+  std::snprintf(gib, sizeof gib, "%.2f GiB", budget / 1073741824.0);
   CHECK(out["notes"].dump().find(std::string("--gpu-memory-utilization 0.90 leaves ") + gib +
                                  " of KV cache on each GPU, " + std::to_string(sequences) +
                                  " concurrent sequences of 8192 tokens") != std::string::npos);
@@ -141,9 +141,10 @@ TEST_CASE("SGLang, LMDeploy, TensorRT-LLM and llama.cpp lines for their own plan
   const json sg = launch(
       R"({"model":"qwen2.5-72b","weights":"awq-int4","engine":"sglang","batch":8,"seq_len":8192,"gpu":"a100-80gb","gpus":2,"tp":2})");
   const std::string sglang = text(sg, "sglang");
-  CHECK(sglang.rfind(
-            "python -m sglang.launch_server \\\n  --model-path Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --tp 2",
-            0) == 0);
+  CHECK(
+      sglang.rfind(
+          "python -m sglang.launch_server \\\n  --model-path Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --tp-size 2",
+          0) == 0);
   const Estimate e = estimate(parse_scenario(json::parse(
       R"({"model":"qwen2.5-72b","weights":"awq-int4","engine":"sglang","batch":8,"seq_len":8192,"gpu":"a100-80gb","gpus":2,"tp":2})")));
   CHECK(sglang.find("--mem-fraction-static " +
@@ -174,7 +175,8 @@ TEST_CASE("SGLang, LMDeploy, TensorRT-LLM and llama.cpp lines for their own plan
   const json cpp = launch(
       R"({"model":"llama-3.1-70b","weights":"q4_k_m","kv_cache":"int8","engine":"llama.cpp","batch":4,"seq_len":8192,"gpu":"rtx4090","gpus":2,"pp":2})");
   CHECK(text(cpp, "llama.cpp") ==
-        "llama-server \\\n  -m /path/to/model-Q4_K_M.gguf \\\n  -c 32768 \\\n  -np 4 \\\n  -ngl 999 \\\n  "
+        "llama-server \\\n  -hf lmstudio-community/Meta-Llama-3.1-70B-Instruct-GGUF:Q4_K_M \\\n  -c 32768 "
+        "\\\n  -np 4 \\\n  -ngl 999 \\\n  "
         "--split-mode layer \\\n"
         "  -fa on \\\n  --cache-type-k q8_0 \\\n  --cache-type-v q8_0\n");
 }
@@ -435,11 +437,12 @@ const std::map<std::string, std::set<std::string>>& known_flags() {
   static const std::map<std::string, std::set<std::string>> flags = {
       {"vllm serve",
        {"--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size", "--max-model-len",
-        "--max-num-seqs", "--gpu-memory-utilization", "--dtype", "--quantization", "--kv-cache-dtype"}},
+        "--max-num-seqs", "--gpu-memory-utilization", "--dtype", "--quantization", "--kv-cache-dtype",
+        "--hf-overrides", "--trust-remote-code"}},
       {"sglang",
-       {"--model-path", "--tp", "--pp-size", "--dp-size", "--context-length", "--max-running-requests",
-        "--mem-fraction-static", "--dtype", "--quantization", "--kv-cache-dtype", "--nnodes", "--node-rank",
-        "--dist-init-addr", "-m"}},
+       {"--model-path", "--tp-size", "--json-model-override-args", "--trust-remote-code", "--pp-size",
+        "--dp-size", "--context-length", "--max-running-requests", "--mem-fraction-static", "--dtype",
+        "--quantization", "--kv-cache-dtype", "--nnodes", "--node-rank", "--dist-init-addr", "-m"}},
       {"swift deploy",
        {"--model", "--infer_backend", "--torch_dtype", "--vllm_tensor_parallel_size",
         "--vllm_pipeline_parallel_size", "--vllm_data_parallel_size", "--vllm_max_model_len",
@@ -454,9 +457,10 @@ const std::map<std::string, std::set<std::string>>& known_flags() {
         "--quant-policy", "--dtype"}},
       {"trtllm-serve",
        {"--backend", "--tp_size", "--pp_size", "--max_batch_size", "--max_num_tokens", "--max_seq_len",
-        "--kv_cache_free_gpu_memory_fraction", "--extra_llm_api_options"}},
+        "--kv_cache_free_gpu_memory_fraction", "--extra_llm_api_options", "--trust_remote_code"}},
       {"llama-server",
-       {"-m", "-c", "-np", "-ngl", "--split-mode", "-fa", "--cache-type-k", "--cache-type-v"}},
+       {"-m", "-hf", "-c", "-np", "-ngl", "--split-mode", "-fa", "--cache-type-k", "--cache-type-v",
+        "--rope-scaling", "--rope-scale", "--yarn-orig-ctx"}},
       {"torchrun",
        {"--nnodes", "--nproc_per_node", "--node_rank", "--master_addr", "--master_port", "--deepspeed"}},
       {"deepspeed",
@@ -503,7 +507,7 @@ void check_serving(const Scenario& s, const Plan& plan, const json& out) {
   // GPUs one server command uses on its node: one replica's, or the node's share of a replica spanning nodes.
   const int64_t replica_gpus =
       plan.instances > 1 && !independent ? plan.gpus / plan.instances : plan.tp * plan.pp;
-  const std::set<std::string> tp_flags = {"--tensor-parallel-size", "--tp", "--tp_size",
+  const std::set<std::string> tp_flags = {"--tensor-parallel-size", "--tp", "--tp-size", "--tp_size",
                                           "--vllm_tensor_parallel_size"};
   for (const json& cmd : out["commands"]) {
     if (cmd["kind"] != "shell") continue;
@@ -532,8 +536,8 @@ void check_serving(const Scenario& s, const Plan& plan, const json& out) {
       if (s.weights == WeightFormat::GptqInt4) CHECK(q == (sm80 ? "gptq_marlin" : "gptq"));
       CHECK((p.flags.at("--kv-cache-dtype") == "auto" || p.flags.at("--kv-cache-dtype") == "fp8"));
     } else if (tool == "sglang") {
-      CHECK(num(p, "--tp") == plan.tp);
-      CHECK(num(p, "--tp") * num(p, "--pp-size") * num(p, "--dp-size") * servers == plan.gpus);
+      CHECK(num(p, "--tp-size") == plan.tp);
+      CHECK(num(p, "--tp-size") * num(p, "--pp-size") * num(p, "--dp-size") * servers == plan.gpus);
       CHECK(num(p, "--nnodes") == plan.instances / servers);
     } else if (tool == "swift deploy") {
       if (p.flags.at("--infer_backend") == "vllm") {

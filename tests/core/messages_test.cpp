@@ -46,11 +46,17 @@ TEST_CASE("Every template names only its entry's fields, and filled from them le
           "[messages]") {
   for (const Message& m : messages()) {
     INFO(m.code << ": " << m.en);
-    const std::vector<std::string> fields = message_fields(m);
+    std::vector<std::string> fields = message_fields(m);
+    const std::vector<std::string> text_fields = message_text_fields(m);
+    for (const std::string& name : text_fields)
+      CHECK(std::find(fields.begin(), fields.end(), name) == fields.end());
+    fields.insert(fields.end(), text_fields.begin(), text_fields.end());
     for (const std::string& name : template_names(m.en))
       CHECK(std::find(fields.begin(), fields.end(), name) != fields.end());
     if (m.composed) continue;
-    const std::string text = message_text(m, sample_values(m));
+    nlohmann::json text_values = nlohmann::json::object();
+    for (const std::string& f : text_fields) text_values[f] = "x";
+    const std::string text = message_text(m, sample_values(m), text_values);
     CHECK_FALSE(std::regex_search(text, std::regex(R"(\{[?!]?[a-z_]+(:[a-z]+)?\})")));
     CHECK(text.find("{?") == std::string::npos);
     CHECK(text.find("{!") == std::string::npos);
@@ -66,6 +72,14 @@ TEST_CASE("A template's formats and conditions", "[messages]") {
         "must be \"a\", \"b\" or \"c\" (got \"d\")");
   CHECK(message_text("choice", {{"choices", {0, 1, 2, 3}}}) == "must be 0, 1, 2 or 3");
   CHECK(message_text("unknown_column", {{"id", "x"}, {"columns", {"a", "b"}}}) == "unknown column (a, b)");
+  CHECK(message_text("no_rdma", {{"instances", 2}, {"gbps", 25.0}}, {{"network", "25"}}) ==
+        "the plan crosses 2 instances over TCP (25 Gbit/s, no RDMA): expect collectives several times slower "
+        "than over InfiniBand/RoCE/EFA");
+  CHECK(message_fields(message("no_rdma")) == std::vector<std::string>{"instances", "gbps"});
+  CHECK(message_text_fields(message("no_rdma")) == std::vector<std::string>{"network"});
+  CHECK(message_text("model_name_resolved",
+                     {{"name", "llama 8b"}, {"preset", "llama-3.1-8b"}, {"weights", ""}}) ==
+        "\"llama 8b\" was read as preset \"llama-3.1-8b\"");
 }
 
 TEST_CASE("A site that passes a value its entry does not name, or leaves one out, is a bug", "[messages]") {
@@ -73,6 +87,12 @@ TEST_CASE("A site that passes a value its entry does not name, or leaves one out
   CHECK_THROWS_AS(message_text("tp_heads", nlohmann::json::object()), std::logic_error);
   CHECK_THROWS_AS(message_text("no_such_code", nlohmann::json::object()), std::logic_error);
   CHECK_THROWS_AS(message_text("unknown_model", {{"name", "x"}, {"suggestions", {"a"}}}), std::logic_error);
+  // A value of the text alone goes apart from the values, and only under a name after " | ".
+  CHECK_THROWS_AS(message_text("no_rdma", {{"instances", 2}, {"gbps", 25.0}, {"network", "25"}}),
+                  std::logic_error);
+  CHECK_THROWS_AS(message_text("no_rdma", {{"instances", 2}, {"gbps", 25.0}}, {{"instances", 2}}),
+                  std::logic_error);
+  CHECK_THROWS_AS(message_text("no_rdma", {{"instances", 2}, {"gbps", 25.0}}), std::logic_error);
   const InputError e("tp", "tp_heads", {{"heads", 40}});
   CHECK(std::string(e.what()) == "must divide the attention heads (40)");
   CHECK(e.code == "tp_heads");
@@ -88,5 +108,7 @@ TEST_CASE("The messages command lists every entry", "[messages][api]") {
     CHECK(e.at("kind") == to_string(messages()[i].kind));
     CHECK(e.at("fields").size() == message_fields(messages()[i]).size());
     CHECK(e.at("en") == messages()[i].en);
+    CHECK(e.value("text_fields", nlohmann::json::array()).size() ==
+          message_text_fields(messages()[i]).size());
   }
 }

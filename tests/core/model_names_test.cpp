@@ -56,15 +56,15 @@ const Spelling kSpellings[] = {
     {"Qwen/Qwen3-Coder-480B-A35B-Instruct", "qwen3-coder-480b-a35b", nullptr},
     {"Qwen/Qwen2.5-VL-7B-Instruct", "qwen2.5-vl-7b", nullptr},
     {"Qwen/Qwen2.5-VL-72B-Instruct-AWQ", "qwen2.5-vl-72b", "awq-int4"},
-    {"deepseek-ai/DeepSeek-R1", "deepseek-r1", nullptr},
-    {"deepseek r1", "deepseek-r1", nullptr},
-    {"deepseek-ai/DeepSeek-R1-0528", "deepseek-r1", nullptr},
+    {"deepseek-ai/DeepSeek-R1", "deepseek-r1", "fp8"},
+    {"deepseek r1", "deepseek-r1", "fp8"},
+    {"deepseek-ai/DeepSeek-R1-0528", "deepseek-r1", "fp8"},
     {"DeepSeek-R1-Distill-Qwen-32B", "deepseek-r1-distill-qwen-32b", nullptr},
     {"deepseek-ai/DeepSeek-R1-Distill-Llama-70B", "deepseek-r1-distill-llama-70b", nullptr},
-    {"deepseek-ai/DeepSeek-V3.1", "deepseek-v3.1", nullptr},
-    {"deepseek v3", "deepseek-v3", nullptr},
-    {"moonshotai/Kimi-K2-Instruct", "kimi-k2", nullptr},
-    {"kimi k2", "kimi-k2", nullptr},
+    {"deepseek-ai/DeepSeek-V3.1", "deepseek-v3.1", "fp8"},
+    {"deepseek v3", "deepseek-v3", "fp8"},
+    {"moonshotai/Kimi-K2-Instruct", "kimi-k2", "fp8"},
+    {"kimi k2", "kimi-k2", "fp8"},
     {"zai-org/GLM-4.5-Air", "glm-4.5-air", nullptr},
     {"ZhipuAI/GLM-4.5", "glm-4.5", nullptr},
     {"zai-org/GLM-4.5-FP8", "glm-4.5", "fp8"},
@@ -184,9 +184,23 @@ TEST_CASE("a scenario takes the typed name, and the name's format unless weights
   CHECK(awq.weights == gpusizer::WeightFormat::AwqInt4);
   REQUIRE_FALSE(awq.warnings.empty());
   CHECK(awq.warnings.front().code == "model_name_resolved");
-  const gpusizer::Scenario given = gpusizer::parse_scenario(
-      json::parse(R"({"model": "Qwen/Qwen2.5-72B-Instruct-AWQ", "weights": "bf16"})"));
+  // A named checkpoint is loaded as it is stored: other weights contradict it, and the error
+  // names the field and the checkpoint that is published in them.
+  try {
+    gpusizer::parse_scenario(json::parse(R"({"model": "Qwen/Qwen2.5-72B-Instruct-AWQ", "weights": "bf16"})"));
+    FAIL("no error");
+  } catch (const gpusizer::InputError& e) {
+    CHECK(e.field == "weights");
+    CHECK(e.code == "checkpoint_weights");
+    CHECK(std::string(e.what()) ==
+          "Qwen/Qwen2.5-72B-Instruct-AWQ stores awq-int4 weights: no engine loads them as bf16; "
+          "Qwen/Qwen2.5-72B-Instruct is published in bf16");
+  }
+  // The preset asked for bf16 is the preset's own repository.
+  const gpusizer::Scenario given =
+      gpusizer::parse_scenario(json::parse(R"({"model": "qwen2.5-72b", "weights": "bf16"})"));
   CHECK(given.weights == gpusizer::WeightFormat::Bf16);
+  CHECK(given.checkpoint.repo == "Qwen/Qwen2.5-72B");
   const gpusizer::Scenario id = gpusizer::parse_scenario(json::parse(R"({"model": "llama-3.1-8b"})"));
   for (const gpusizer::Warning& w : id.warnings)
     CHECK(w.code != "model_name_resolved");  // an exact id needs no note

@@ -142,10 +142,10 @@ TEST_CASE("Which architectures compute in which format", "[precision]") {
   CHECK(computes_natively(WeightFormat::Nvfp4, "blackwell"));
   CHECK_FALSE(computes_natively(WeightFormat::Nvfp4, "cdna4"));
   CHECK_FALSE(computes_natively(WeightFormat::Bf16, "volta"));
-  CHECK(format_unsupported_reason(WeightFormat::Mxfp4, "hopper").empty());  // Marlin / triton weight-only
-  CHECK(format_unsupported_reason(WeightFormat::Mxfp4, "ampere").empty());
-  CHECK_FALSE(format_unsupported_reason(WeightFormat::Mxfp4, "volta").empty());
-  CHECK_FALSE(format_unsupported_reason(WeightFormat::Nvfp4, "turing").empty());
-  CHECK_FALSE(format_unsupported_reason(WeightFormat::Nvfp4, "cdna3").empty());
-  CHECK(format_unsupported_reason(WeightFormat::AwqInt4, "volta").empty());  // estimate.cpp owns that rule
+  CHECK(format_unsupported_kind(WeightFormat::Mxfp4, "hopper").empty());  // Marlin / triton weight-only
+  CHECK(format_unsupported_kind(WeightFormat::Mxfp4, "ampere").empty());
+  CHECK_FALSE(format_unsupported_kind(WeightFormat::Mxfp4, "volta").empty());
+  CHECK_FALSE(format_unsupported_kind(WeightFormat::Nvfp4, "turing").empty());
+  CHECK_FALSE(format_unsupported_kind(WeightFormat::Nvfp4, "cdna3").empty());
+  CHECK(format_unsupported_kind(WeightFormat::AwqInt4, "volta").empty());  // estimate.cpp owns that rule
 }

@@ -363,7 +363,10 @@ void check_ranking(json scenario, Gen& g, Failures& f) {
     if (is_training(s.task)) config["training"]["zero"] = p.zero;
     double estimated = 0;
     try {
-      estimated = estimate(parse_scenario(config)).memory.per_gpu_bytes;
+      // A plan's figure is the peak on the card: steady state, or the load of a checkpoint
+      // quantized as it loads (memory.h, load_peak_bytes).
+      const Scenario t = parse_scenario(config);
+      estimated = std::max(estimate(t).memory.per_gpu_bytes, load_peak_bytes(t, &gpu));
     } catch (const InputError& err) {
       f.add("a plan's configuration is a valid scenario", config,
             p.instance->instance + ": " + err.field + ": " + err.what());

@@ -41,7 +41,7 @@ test('an answer writes fractional figures as the shortest text of their double',
     plan: { gpu: 'a100-80gb', gpus_per_instance: 1, instances: 1 },
   }));
   assert.match(text, /--gpu-memory-utilization 0\.90 /);
-  assert.match(text, /leaves \d+\.\d GiB of KV cache/);
+  assert.match(text, /leaves \d+\.\d\d GiB of KV cache/);
   const numbers = text.replace(/"(?:[^"\\]|\\.)*"/g, '').match(/-?\d[\d.eE+-]*/g);
   const fractional = numbers.filter((n) => !Number.isInteger(Number(n)));
   assert.ok(fractional.length > 0, 'the launch answer has a fractional JSON number');

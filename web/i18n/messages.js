@@ -52,6 +52,8 @@ export function errorMessage(e) {
     case 'engine_training':
       return t(`e.${e.code}`, { engine: engineName(v.engine),
         list: (e.code === 'engine_serving' ? trainingEngines() : servingEngines()).map(engineName).join(getLang() === 'zh' ? '、' : ', ') });
+    case 'checkpoint_weights':
+      return t('e.checkpoint_weights', { ...formatValues(v), alt: v.alternative ? t('alt.published', { alternative: v.alternative, weights: v.weights }) : '' });
     default:
       if (e.code && has(`e.${e.code}`)) return t(`e.${e.code}`, formatValues(v));
       return getLang() === 'zh' ? t('e.other', { msg: e.message }) : e.message;
@@ -70,13 +72,16 @@ export function warning(w) {
   const vars = formatValues(v);
   if (w.code === 'model_name_resolved') vars.weightsNote = v.weights ? t('w.weightsNote', { weights: v.weights }) : '';
   if (w.code === 'launch_plan_invalid') vars.why = blocker(v.why, v.reason);
+  if (w.code === 'online_fp8_load') vars.alt = v.alternative ? t('alt.prequantized', { alternative: v.alternative }) : '';
   return t(key, vars);
 }
 
 // Why a plan cannot be launched (launch_blocker's code and values).
 function blocker(why, english) {
   if (!why?.code || !has(`why.${why.code}`)) return english ?? '';
-  return t(`why.${why.code}`, formatValues(why));
+  const vars = formatValues(why);
+  if (why.code === 'context_beyond_window') vars.ext = t(why.factor ? 'ext.yarn' : 'ext.none', vars);
+  return t(`why.${why.code}`, vars);
 }
 
 // A launch note {code, message, values} in the page's language.

@@ -58,6 +58,12 @@ const std::vector<Message> kMessages = {
      "\"{engine}\" is a training engine; for inference use \"vllm\", \"sglang\", \"lmdeploy\", "
      "\"tensorrt-llm\", \"transformers\" or \"llama.cpp\""},
     {"unknown_gpu", K::Error, "id", "unknown GPU id \"{id}\" (see `gpusizer gpus`)"},
+    {"checkpoint_format_unknown", K::Error, "repo preset released",
+     "the weight format of {repo} cannot be read from its name, and the published checkpoints of {preset} "
+     "store {released}: give \"weights\" or paste its config.json"},
+    {"checkpoint_weights", K::Error, "repo stored weights alternative",
+     "{repo} stores {stored} weights: no engine loads them as {weights}{?alternative:; {alternative} is "
+     "published in {weights}}"},
     {"unknown_provider", K::Error, "id",
      "unknown provider id \"{id}\" (see `gpusizer instances`; \"custom\" is your own)"},
     {"date", K::Error, "", "must be a date \"YYYY-MM-DD\""},
@@ -159,288 +165,250 @@ const std::vector<Message> kMessages = {
     {"plan_gpu_required", K::Error, "", "is required (a catalog GPU id) unless plan.instance is given"},
     {"plan_unknown_gpu", K::Error, "id", "unknown GPU id \"{id}\""},
     {"plan_instance_string", K::Error, "type", "must be a string (an instance type)"},
-    // Warnings, launch notes, launch blockers, reasons and format kinds are listed here with the
-    // shape of their English; their sites still build the text itself (composed), to be drawn
-    // from these entries one kind after another. format_unsupported is also a reason's code.
-    // Warnings.
+    // Warnings (message_warning, scenario/scenario.h). format_unsupported is composed: its text is
+    // that of its kind (the Format entries below, values.kind), and also a reason's code.
     {"launch_fp16", K::Warning, "gpu",
      "{gpu} has no bf16: the commands use float16 (serving --dtype float16; training fp16 mixed precision "
-     "with dynamic loss scaling, which can overflow where bf16 would not)",
-     true},
-    {"launch_does_not_fit", K::Warning, "per_gpu_bytes memory_bytes gpu", "...", true},
+     "with dynamic loss scaling, which can overflow where bf16 would not)"},
+    {"launch_does_not_fit", K::Warning, "per_gpu_bytes memory_bytes gpu | per_gpu memory gpu_id",
+     "the estimate needs {per_gpu} GiB per GPU, more than the {memory} GiB of {gpu_id}: the commands will "
+     "run out of memory"},
     {"launch_kv_short", K::Warning, "setting sequences seq_len batch",
      "{setting} leaves KV cache for {sequences} sequences of {seq_len} tokens, fewer than the batch of "
-     "{batch}: the engine will queue the rest (or refuse to start below one)",
-     true},
+     "{batch}: the engine will queue the rest (or refuse to start below one)"},
     {"launch_parallelism_unsupported", K::Warning, "tp pp gpus",
      "ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO train data-parallel only: tp {tp} and pp {pp} cannot be "
      "expressed, and DeepSpeed checks train_batch_size against all {gpus} GPUs; use Megatron-SWIFT (megatron "
-     "sft) for tensor/pipeline-parallel training. No command is generated for this plan",
-     true},
-    {"launch_plan_invalid", K::Warning, "reason why", "{reason}. No command is generated for this plan",
-     true},
-    {"launch_sglang_memory", K::Warning, "fraction",
-     "... leaves less than the estimated activations and runtime buffers: lower --max-running-requests or "
-     "--context-length",
-     true},
+     "sft) for tensor/pipeline-parallel training. No command is generated for this plan"},
+    {"launch_plan_invalid", K::Warning, "reason why", "{reason}. No command is generated for this plan"},
+    {"launch_sglang_memory", K::Warning, "fraction | setting",
+     "{setting} leaves less than the estimated activations and runtime buffers: lower --max-running-requests "
+     "or --context-length"},
     {"launch_fraction_capped", K::Warning, "cap",
      "the estimate needs more than {cap} of each card: the memory fractions are capped at {cap}, so the KV "
-     "cache may hold fewer than batch x seq_len tokens",
-     true},
+     "cache may hold fewer than batch x seq_len tokens"},
     {"zero_with_pipeline", K::Warning, "",
-     "DeepSpeed refuses pipeline parallelism with ZeRO stage 2 or 3; use ZeRO-1 with pp > 1", true},
+     "DeepSpeed refuses pipeline parallelism with ZeRO stage 2 or 3; use ZeRO-1 with pp > 1"},
     {"megatron_zero", K::Warning, "",
-     "Megatron-LM shards only optimizer states (distributed optimizer): sized as ZeRO-1", true},
+     "Megatron-LM shards only optimizer states (distributed optimizer): sized as ZeRO-1"},
     {"zero_without_dp", K::Warning, "",
-     "ZeRO shards over data-parallel ranks; with one rank (gpus / (tp * pp) = 1) it saves nothing", true},
+     "ZeRO shards over data-parallel ranks; with one rank (gpus / (tp * pp) = 1) it saves nothing"},
+    {"online_fp8_load", K::Warning, "engine repo stored load_bytes alternative",
+     "{engine} quantizes {repo} to fp8 after loading its {stored} weights: {load_bytes:gib} per GPU while it "
+     "loads{?alternative:; the pre-quantized {alternative} loads directly}"},
     {"paged_optimizer_spill", K::Warning, "",
-     "paged optimizer states do not fit beside the rest and are paged to host RAM (slower steps)", true},
+     "paged optimizer states do not fit beside the rest and are paged to host RAM (slower steps)"},
     {"format_unsupported", K::Warning, "gpu weights kind", "...", true},
     {"bf16_unsupported", K::Warning, "gpu",
-     "{gpu} has no native bf16: use fp16 (engines fall back to fp16 or emulate bf16 slowly)", true},
+     "{gpu} has no native bf16: use fp16 (engines fall back to fp16 or emulate bf16 slowly)"},
     {"fp8_unsupported", K::Warning, "gpu",
      "{gpu} has no fp8 tensor cores (Ada, Hopper and later do): fp8 runs as weight-only dequantisation or "
-     "not at all",
-     true},
-    {"no_rdma", K::Warning, "instances gbps",
-     "the plan crosses ... instances over TCP (... Gbit/s, no RDMA): expect collectives several times slower "
-     "than over InfiniBand/RoCE/EFA",
-     true},
-    {"slow_network", K::Warning, "zero gbps min_gbps",
-     "ZeRO-... across instances with ... Gbit/s between them: below the 100 Gbit/s that multi-node ZeRO "
-     "needs",
-     true},
+     "not at all"},
+    {"no_rdma", K::Warning, "instances gbps | network",
+     "the plan crosses {instances} instances over TCP ({network} Gbit/s, no RDMA): expect collectives "
+     "several times slower than over InfiniBand/RoCE/EFA"},
+    {"slow_network", K::Warning, "zero gbps min_gbps | network min",
+     "ZeRO-{zero} across instances with {network} Gbit/s between them: below the {min} Gbit/s that "
+     "multi-node ZeRO needs"},
     {"price_stale", K::Warning, "instance date months",
-     "the price of {instance} dates from {date} (... months ago): check it or override it", true},
-    {"latency_target_unmet", K::Warning, "gpu",
-     "even one sequence per replica misses the latency target on ...", true},
+     "the price of {instance} dates from {date} ({months} months ago): check it or override it"},
+    {"latency_target_unmet", K::Warning, "gpu | gpu_id",
+     "even one sequence per replica misses the latency target on {gpu_id}"},
     {"context_beyond_model", K::Warning, "seq_len positions model",
-     "seq_len ... is beyond the ... positions {model} supports (max_position_embeddings); quality degrades "
-     "and engines refuse it unless rope scaling extends it",
-     true},
+     "seq_len {seq_len} is beyond the {positions} positions {model} supports (max_position_embeddings); "
+     "quality degrades and engines refuse it unless rope scaling extends it"},
     {"batch_beyond_engine", K::Warning, "engine max_batch batch",
-     "{engine} runs at most ... sequences at once by default (max_num_seqs / max batch size): raise it "
-     "explicitly or expect queueing",
-     true},
+     "{engine} runs at most {max_batch} sequences at once by default (max_num_seqs / max batch size): raise "
+     "it explicitly or expect queueing"},
     {"engine_no_tp", K::Warning, "engine tp",
-     "engine {engine} has no tensor parallelism: tp ... cannot be launched with it", true},
+     "engine {engine} has no tensor parallelism: tp {tp} cannot be launched with it"},
     {"engine_no_pp", K::Warning, "engine pp",
-     "engine {engine} has no pipeline parallelism: pp ... cannot be launched with it", true},
+     "engine {engine} has no pipeline parallelism: pp {pp} cannot be launched with it"},
     {"model_name_resolved", K::Warning, "name preset weights",
-     "\"{name}\" was read as preset \"{preset}\"...", true},
+     "\"{name}\" was read as preset \"{preset}\"{?weights: with {weights} weights}"},
     {"params_only_model", K::Warning, "",
      "the architecture was derived from the parameter count alone; give a preset or a config.json for exact "
-     "KV-cache and activation sizes",
-     true},
+     "KV-cache and activation sizes"},
     {"unknown_override", K::Warning, "instance",
-     "no catalog or custom instance type \"{instance}\": its price is not used", true},
+     "no catalog or custom instance type \"{instance}\": its price is not used"},
     // Notes.
     {"path_model", K::Note, "",
-     "/path/to/model stands for the model's checkpoint (an imported model has no Hugging Face id)", true},
+     "/path/to/model stands for the model's checkpoint (an imported model has no Hugging Face id)"},
     {"nodes_assumed", K::Note, "gpus instances per_instance",
      "the {gpus} GPUs are assumed to be {instances} nodes of {per_instance}; give plan.gpus_per_instance to "
-     "change it",
-     true},
+     "change it"},
     {"vllm_utilization", K::Note, "value needed batch seq_len",
      "--gpu-memory-utilization {value} instead of vLLM's default 0.90: the estimate needs {needed} of each "
-     "card (weights, activations, runtime and the KV cache of {batch} x {seq_len} tokens)",
-     true},
+     "card (weights, activations, runtime and the KV cache of {batch} x {seq_len} tokens)"},
     {"marlin", K::Note, "quantization gpu slower",
      "--quantization {quantization}: the Marlin kernel, which vLLM 0.11 runs for this checkpoint on compute "
-     "capability >= 8.0 ({gpu}); an explicit {slower} would force the slower kernel",
-     true},
+     "capability >= 8.0 ({gpu}); an explicit {slower} would force the slower kernel"},
     {"no_marlin", K::Note, "quantization gpu cuda",
-     "--quantization {quantization}: vLLM 0.11 has no Marlin kernel for {gpu}...", true},
+     "--quantization {quantization}: vLLM 0.11 has no Marlin kernel for {gpu}{?cuda: (compute capability "
+     "below 8.0)}{!cuda: (not a CUDA card; ROCm runs AWQ through Triton with VLLM_USE_TRITON_AWQ=1)}"},
     {"vllm_ray", K::Note, "nodes",
      "vLLM over {nodes} nodes: start a Ray cluster across them (vLLM's distributed serving guide) and run "
-     "vllm serve on its head node",
-     true},
+     "vllm serve on its head node"},
     {"max_num_seqs_per_replica", K::Note, "replicas sequences",
-     "--max-num-seqs is per data-parallel replica: {replicas} replicas serve {sequences} sequences at once",
-     true},
+     "--max-num-seqs is per data-parallel replica: {replicas} replicas serve {sequences} sequences at once"},
     {"kv_format_vllm", K::Note, "kv_cache",
      "KV cache {kv_cache} cannot be expressed: vLLM 0.11 offers auto, bfloat16 and fp8 variants; the cache "
-     "stays 16-bit (the capacity above counts 16-bit)",
-     true},
+     "stays 16-bit (the capacity above counts 16-bit)"},
     {"swift_one_node", K::Note, "",
-     "swift deploy runs on one node: for this multi-node plan use the vllm serve command", true},
+     "swift deploy runs on one node: for this multi-node plan use the vllm serve command"},
     {"swift_no_quant_flag", K::Note, "",
      "swift deploy: ms-swift 3.9 documents no flag for in-flight quantization or the KV-cache dtype of the "
-     "vLLM backend; use the vllm serve command for them",
-     true},
+     "vLLM backend; use the vllm serve command for them"},
     {"sglang_nodes", K::Note, "nodes",
      "SGLang: run the command on each of the {nodes} nodes with NODE_RANK set to 0, 1, ... and MASTER_ADDR "
-     "to node 0's address",
-     true},
+     "to node 0's address"},
     {"kv_format_sglang", K::Note, "kv_cache",
      "KV cache {kv_cache} cannot be expressed: SGLang 0.5 offers auto and fp8; the cache stays 16-bit (the "
-     "capacity above counts 16-bit)",
-     true},
+     "capacity above counts 16-bit)"},
     {"transformers_replicas", K::Note, "replicas",
      "transformers serves one replica per process: run {replicas} swift deploy processes, each with its own "
-     "CUDA_VISIBLE_DEVICES and --port, behind a load balancer",
-     true},
-    {"bnb_pt", K::Note, "", "4-bit bitsandbytes on the pt backend: add --quant_method bnb --quant_bits 4",
-     true},
+     "CUDA_VISIBLE_DEVICES and --port, behind a load balancer"},
+    {"bnb_pt", K::Note, "", "4-bit bitsandbytes on the pt backend: add --quant_method bnb --quant_bits 4"},
     {"publisher_checkpoint", K::Note, "repo weights preset_repo",
-     "--model {repo}: the publisher's {weights} checkpoint of the Instruct model (the preset's repository "
-     "{preset_repo} holds 16-bit weights)",
-     true},
+     "{repo}: the published {weights} checkpoint of this model, served in place of the preset's repository "
+     "{preset_repo} (16-bit weights)"},
     {"quantized_checkpoint", K::Note, "weights",
-     "--model must name a checkpoint already quantized with {weights} (no such checkpoint of this model is "
-     "in gpusizer's table); AWQ/GPTQ run with --dtype float16",
-     true},
+     "/path/to/model stands for a checkpoint of this model stored in {weights} (gpusizer's table lists none "
+     "and no engine makes it on load); AWQ/GPTQ run with --dtype float16"},
     {"int8_checkpoint", K::Note, "",
      "int8 weights: no --quantization is given; load a pre-quantized INT8 checkpoint (e.g. "
-     "compressed-tensors W8A8), whose method the engines read from its config.json",
-     true},
+     "compressed-tensors W8A8), whose method the engines read from its config.json"},
     {"instances_independent", K::Note, "instances per_instance replicas",
      "the plan's {instances} instances serve independently: run the command on each ({instances} servers x "
      "{per_instance} replicas = {replicas} replicas) and balance requests across them; no traffic crosses "
-     "instances",
-     true},
+     "instances"},
     {"replica_per_server", K::Note, "engine last_gpu more",
      "{engine} serves one replica per server: the command starts one on GPUs 0-{last_gpu}; start {more} more "
-     "with their own CUDA_VISIBLE_DEVICES and port, behind a load balancer",
-     true},
+     "with their own CUDA_VISIBLE_DEVICES and port, behind a load balancer"},
     {"lmdeploy_cache_share", K::Note, "value batch seq_len needed",
      "--cache-max-entry-count {value} instead of LMDeploy's default 0.8: the KV cache of {batch} x {seq_len} "
-     "tokens needs {needed} of the memory left after the weights",
-     true},
+     "tokens needs {needed} of the memory left after the weights"},
     {"kv_format_lmdeploy", K::Note, "",
      "KV cache fp8 cannot be expressed: LMDeploy 0.10.2 quantizes the KV cache to int8 or int4 only "
-     "(--quant-policy 8|4); the cache stays 16-bit",
-     true},
+     "(--quant-policy 8|4); the cache stays 16-bit"},
     {"lmdeploy_tp_pow2", K::Note, "tp",
-     "LMDeploy's --tp help says it should be a power of two; tp {tp} may be refused", true},
+     "LMDeploy's --tp help says it should be a power of two; tp {tp} may be refused"},
     {"trtllm_kv_share", K::Note, "value batch seq_len needed",
      "--kv_cache_free_gpu_memory_fraction {value} instead of TensorRT-LLM's default 0.90: the KV cache of "
-     "{batch} x {seq_len} tokens needs {needed} of the memory left after weights and buffers",
-     true},
+     "{batch} x {seq_len} tokens needs {needed} of the memory left after weights and buffers"},
     {"kv_format_trtllm", K::Note, "kv_cache",
      "KV cache {kv_cache} cannot be expressed for trtllm-serve's PyTorch backend (fp8 is, through "
-     "kv_cache_config.dtype); the cache stays 16-bit",
-     true},
+     "kv_cache_config.dtype); the cache stays 16-bit"},
     {"trtllm_chunked_prefill", K::Note, "",
      "prompts longer than --max_num_tokens 8192 need chunked prefill: enable_chunked_prefill: true in an "
-     "--extra_llm_api_options YAML (the estimate assumes 8192-token prefill chunks)",
-     true},
+     "--extra_llm_api_options YAML (the estimate assumes 8192-token prefill chunks)"},
     {"trtllm_modelopt", K::Note, "weights",
      "TensorRT-LLM loads {weights} weights from a checkpoint quantized with NVIDIA Model Optimizer (its "
-     "quantization recipes: FP8, W4A16/W4A8 AWQ and GPTQ, NVFP4); it does not quantize on load",
-     true},
+     "quantization recipes: FP8, W4A16/W4A8 AWQ and GPTQ, NVFP4); it does not quantize on load"},
     {"trtllm_mpi", K::Note, "nodes",
      "TensorRT-LLM over {nodes} nodes runs as one MPI job: start trtllm-serve under mpirun or Slurm srun "
-     "with trtllm-llmapi-launch (TensorRT-LLM's multi-node serving guide)",
-     true},
+     "with trtllm-llmapi-launch (TensorRT-LLM's multi-node serving guide)"},
     {"llamacpp_context", K::Note, "context slots seq_len kv_bytes",
      "llama-server: -c {context} is the whole context, split over -np {slots} slots of {seq_len} tokens; its "
-     "KV cache is ... on the busiest GPU by the estimate",
-     true},
+     "KV cache is {kv_bytes:gib} on the busiest GPU by the estimate"},
     {"gguf_path", K::Note, "file repo weights converted",
-     "{file} stands for a GGUF file of ... in {weights}...", true},
+     "{file} stands for a GGUF file of {?repo:{repo}}{!repo:the model} in {weights}{?converted: "
+     "(convert_hf_to_gguf.py writes 16-bit GGUF files)}"},
     {"kv_format_llamacpp", K::Note, "",
-     "KV cache fp8 cannot be expressed: llama.cpp caches f16, bf16, q8_0 or q4_0; the commands use f16",
-     true},
+     "KV cache fp8 cannot be expressed: llama.cpp caches f16, bf16, q8_0 or q4_0; the commands use f16"},
     {"llamacpp_fa", K::Note, "",
      "-fa on although the scenario turns flash attention off: llama.cpp quantizes the V cache only with "
-     "flash attention",
-     true},
+     "flash attention"},
     {"llamacpp_split", K::Note, "pp",
-     "--split-mode layer puts consecutive layers on the {pp} GPUs (the plan's pipeline stages)", true},
+     "--split-mode layer puts consecutive layers on the {pp} GPUs (the plan's pipeline stages)"},
     {"global_batch", K::Note, "batch grad_accum dp global seq_len",
      "global batch = {batch} per GPU x {grad_accum} accumulation x {dp} data-parallel ranks = {global} "
-     "samples of up to {seq_len} tokens",
-     true},
+     "samples of up to {seq_len} tokens"},
     {"pure_16bit", K::Note, "",
      "pure 16-bit training (training.master_weights false) cannot be expressed: the HF Trainer and DeepSpeed "
-     "keep an fp32 master copy, more memory than estimated",
-     true},
+     "keep an fp32 master copy, more memory than estimated"},
     {"selective_checkpointing", K::Note, "",
      "selective checkpointing cannot be expressed in ms-swift or LLaMA-Factory: the commands checkpoint "
-     "every layer",
-     true},
+     "every layer"},
     {"lora_module_names", K::Note, "",
      "LoRA module names are those of Llama/Qwen checkpoints (q_proj, v_proj, ...); other families name them "
-     "differently",
-     true},
+     "differently"},
     {"qlora_gptq", K::Note, "",
-     "QLoRA on a GPTQ/AWQ checkpoint: point --model at it; no bitsandbytes flags are needed", true},
+     "QLoRA on a GPTQ/AWQ checkpoint: point --model at it; no bitsandbytes flags are needed"},
     {"bnb_zero3", K::Note, "",
-     "LLaMA-Factory sets the 4-bit storage dtype for ZeRO-3 itself; ms-swift gets --bnb_4bit_quant_storage",
-     true},
+     "LLaMA-Factory sets the 4-bit storage dtype for ZeRO-3 itself; ms-swift gets --bnb_4bit_quant_storage"},
     {"fsdp_as_zero", K::Note, "zero",
-     "engine fsdp: the commands use DeepSpeed ZeRO-{zero} (FSDP FULL_SHARD corresponds to ZeRO-3)", true},
+     "engine fsdp: the commands use DeepSpeed ZeRO-{zero} (FSDP FULL_SHARD corresponds to ZeRO-3)"},
     {"megatron_as_deepspeed", K::Note, "",
-     "engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest equivalent",
-     true},
+     "engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest equivalent"},
     {"dataset_placeholders", K::Note, "",
      "/path/to/train.jsonl, my_dataset and template default are placeholders: set your dataset and the "
-     "model's chat template",
-     true},
+     "model's chat template"},
     {"train_py", K::Note, "",
      "train.py stands for your own Hugging Face Trainer script that takes --deepspeed; ms-swift and "
-     "LLaMA-Factory launch their own",
-     true},
+     "LLaMA-Factory launch their own"},
     {"node_rank", K::Note, "last_rank slots",
      "on every node set NODE_RANK (0 to {last_rank}) and MASTER_ADDR (node 0's address); the deepspeed "
-     "hostfile lists one line per node: <address> slots={slots}",
-     true},
+     "hostfile lists one line per node: <address> slots={slots}"},
     {"kv_capacity", K::Note,
-     "engine setting budget_bytes sequences seq_len replicas batch per_sequence_bytes",
+     "engine setting budget_bytes sequences seq_len replicas batch per_sequence_bytes | total",
      "{engine}: {setting} leaves {budget_bytes:gib} of KV cache on each GPU, {sequences} concurrent "
-     "sequences of "
-     "{seq_len} tokens; the scenario asks for {batch} (the estimate: {per_sequence_bytes:gib} of KV cache "
-     "per "
-     "sequence on each GPU)",
-     true},
+     "sequences of {seq_len} tokens{?total: per replica ({total} over {replicas} replicas)}; the scenario "
+     "asks for {batch} (the estimate: {per_sequence_bytes:gib} of KV cache per sequence on each GPU)"},
     {"cheapest_not_launchable", K::Note, "instance gpus tp pp instances reason why",
      "the cheapest plan, {instance} ({gpus} GPUs, tp {tp}, pp {pp}, {instances} instances), cannot be "
      "launched: "
-     "{reason}; these commands are for the cheapest plan that can",
-     true},
+     "{reason}; these commands are for the cheapest plan that can"},
     // Why a plan cannot be launched (the `why` of launch_plan_invalid and cheapest_not_launchable).
     {"training_data_parallel", K::Blocker, "",
-     "the training commands (ms-swift sft, LLaMA-Factory, DeepSpeed ZeRO) are data-parallel only", true},
+     "the training commands (ms-swift sft, LLaMA-Factory, DeepSpeed ZeRO) are data-parallel only"},
     {"uneven_nodes", K::Blocker, "gpus instances",
      "{gpus} GPUs do not split evenly over {instances} nodes: every node of a torchrun/DeepSpeed/Ray job "
-     "runs "
-     "the same number of processes",
-     true},
+     "runs the same number of processes"},
     {"no_tp", K::Blocker, "engine tp",
-     "{engine} does not do tensor parallelism: tp {tp} cannot be launched with it", true},
+     "engine {engine} does not do tensor parallelism: tp {tp} cannot be launched with it"},
     {"no_pp", K::Blocker, "engine pp",
-     "{engine} does not do pipeline parallelism: pp {pp} cannot be launched with it", true},
+     "engine {engine} does not do pipeline parallelism: pp {pp} cannot be launched with it"},
     {"single_machine", K::Blocker, "engine instances",
-     "{engine} runs one model instance on one machine: a plan over {instances} nodes cannot be launched with "
-     "it",
-     true},
+     "engine {engine} runs one model instance on one machine: a plan over {instances} nodes cannot be "
+     "launched with it"},
     {"no_zero", K::Blocker, "engine zero",
-     "{engine} does not shard model states: ZeRO-{zero} cannot be launched with it", true},
+     "engine {engine} does not shard model states: ZeRO-{zero} cannot be launched with it"},
     {"engine_format", K::Blocker, "engine weights", "{engine} cannot serve {weights} weights ...", true},
+    {"context_beyond_window", K::Blocker, "seq_len positions model engine factor original",
+     "seq_len {seq_len} is beyond the {positions} positions of {model}{?factor:: its model card extends them "
+     "with YaRN factor {factor} from {original} up to that factor, and gpusizer writes that override for "
+     "vLLM, SGLang and llama.cpp serving only (engine {engine} here)}{!factor: and its model card documents "
+     "no rope-scaling override}"},
     {"replicas_across_nodes", K::Blocker, "",
      "data-parallel replicas spread over several nodes: start one server per replica instead (no command is "
-     "generated for it)",
-     true},
+     "generated for it)"},
     // Why a plan (rank), a GPU type (takes) or a table cell does not fit.
-    {"too_large", K::Reason, "gpu headroom span instance network_gbps engine max_gpus",
-     "needs ... per GPU at ...; {gpu} has ... usable (... % headroom kept){?span:; no layout across several "
-     "{instance} is planned (...)}{?max_gpus:; max_gpus is {max_gpus}}",
-     true},
+    // The rank's reasons name the GPU or the instance; a GPU type's (takes) name neither.
+    {"too_large", K::Reason,
+     "gpu headroom span instance network_gbps engine max_gpus | per_gpu layout gpu_id usable headroom_pct "
+     "network one_machine",
+     "needs {per_gpu} per GPU {?gpu:at}{!gpu:even at} {layout}; {?gpu:{gpu_id} has {usable} usable "
+     "({headroom_pct} % headroom kept)}{!gpu:{usable} usable}{?span:; no layout across several {instance} "
+     "is planned ({?network:its {network} Gbit/s network is below the 100 Gbit/s a cross-instance layout "
+     "needs}{?one_machine:engine {engine} runs on one machine}{!network:{!one_machine:the provider offers "
+     "no cluster network for it}})}{?max_gpus:; max_gpus is {max_gpus}}"},
     {"no_layout", K::Reason, "instance per_instance cluster engine multi_node gpus max_gpus",
-     "no layout of ... can run on {instance} ({per_instance} GPUs per instance{!cluster:, no cluster "
-     "network}; "
-     "engine {engine}{!multi_node: runs on one machine}){?max_gpus:; max_gpus is {max_gpus}}",
-     true},
-    {"no_instance", K::Reason, "", "no instance passes the filters", true},
-    {"none_fits", K::Reason, "", "no instance fits; closest: ...", true},
+     "no layout {?instance:of {?gpus:{gpus} GPUs}{!gpus:this size} can run on {instance} ({per_instance} "
+     "GPUs "
+     "per instance{!cluster:, no cluster network}; engine {engine}{!multi_node: runs on one machine})}"
+     "{!instance:within max_gpus}{?max_gpus:; max_gpus is {max_gpus}}"},
+    {"no_instance", K::Reason, "", "no instance passes the filters"},
+    {"none_fits", K::Reason, " | closest", "no instance fits; closest: {closest}"},
     // The kinds of format_unsupported (values.kind): why a card cannot run the weight format.
-    {"awq_volta", K::Format, "gpu", "AWQ kernels need compute capability 7.5 or newer; {gpu} (Volta) has 7.0",
-     true},
-    {"fp8_old", K::Format, "gpu", "fp8 weights need compute capability 8.0 or newer; {gpu} is older", true},
-    {"nvfp4_amd", K::Format, "gpu", "...; {gpu} cannot", true},
-    {"fp4_old", K::Format, "gpu", "...; {gpu} cannot", true},
-
+    {"awq_volta", K::Format, "gpu weights",
+     "AWQ kernels need compute capability 7.5 or newer; {gpu} (Volta) has 7.0"},
+    {"fp8_old", K::Format, "gpu weights", "fp8 weights need compute capability 8.0 or newer; {gpu} is older"},
+    {"fp4_old", K::Format, "gpu weights",
+     "{weights} weights need compute capability 8.0 or newer (vLLM's Marlin kernels; native from "
+     "Blackwell); {gpu} cannot"},
+    {"nvfp4_amd", K::Format, "gpu weights",
+     "nvfp4 is NVIDIA's format: no AMD kernel runs it (use mxfp4 or fp8); {gpu} cannot"},
 };
 
 const nlohmann::json* value_of(const nlohmann::json& values, const std::string& name) {
@@ -501,7 +469,7 @@ void fill(const char* whole, std::string_view t, const nlohmann::json* values, s
         fill(whole, inner.substr(colon + 1), nullptr, nullptr, names);
       } else {
         const nlohmann::json* v = value_of(*values, name);
-        const bool given = v != nullptr && *v != false;
+        const bool given = v != nullptr && !v->is_null() && *v != false && *v != "";
         if (given == (inner[0] == '?')) fill(whole, inner.substr(colon + 1), values, out, nullptr);
       }
     } else {
@@ -554,31 +522,58 @@ const Message& message(std::string_view code) {
   throw std::logic_error("no message has the code \"" + std::string(code) + "\"");
 }
 
-std::vector<std::string> message_fields(const Message& m) {
+namespace {
+
+std::vector<std::string> words(std::string_view rest) {
   std::vector<std::string> out;
-  std::string_view rest = m.fields;
   while (!rest.empty()) {
     const size_t space = rest.find(' ');
-    out.emplace_back(rest.substr(0, space));
+    if (space != 0) out.emplace_back(rest.substr(0, space));
     rest = space == std::string_view::npos ? "" : rest.substr(space + 1);
   }
   return out;
 }
 
-std::string message_text(const Message& m, const nlohmann::json& values) {
-  if (m.composed) throw std::logic_error(std::string("message \"") + m.code + "\" is composed at its site");
-  const std::vector<std::string> fields = message_fields(m);
+constexpr std::string_view kTextOnly = " | ";
+
+}  // namespace
+
+std::vector<std::string> message_fields(const Message& m) {
+  const std::string_view all = m.fields;
+  return words(all.substr(0, all.find(kTextOnly)));
+}
+
+std::vector<std::string> message_text_fields(const Message& m) {
+  const std::string_view all = m.fields;
+  const size_t bar = all.find(kTextOnly);
+  return bar == std::string_view::npos ? std::vector<std::string>()
+                                       : words(all.substr(bar + kTextOnly.size()));
+}
+
+namespace {
+
+void check_names(const Message& m, const nlohmann::json& values, const std::vector<std::string>& names) {
   for (auto it = values.begin(); it != values.end(); ++it) {
-    if (std::find(fields.begin(), fields.end(), it.key()) == fields.end())
+    if (std::find(names.begin(), names.end(), it.key()) == names.end())
       throw std::logic_error(std::string("message \"") + m.code + "\" has no field \"" + it.key() + "\"");
   }
+}
+
+}  // namespace
+
+std::string message_text(const Message& m, const nlohmann::json& values, const nlohmann::json& text) {
+  if (m.composed) throw std::logic_error(std::string("message \"") + m.code + "\" is composed at its site");
+  check_names(m, values, message_fields(m));
+  check_names(m, text, message_text_fields(m));
+  nlohmann::json all = values;
+  for (auto it = text.begin(); it != text.end(); ++it) all[it.key()] = *it;
   std::string out;
-  fill(m.en, m.en, &values, &out, nullptr);
+  fill(m.en, m.en, &all, &out, nullptr);
   return out;
 }
 
-std::string message_text(std::string_view code, const nlohmann::json& values) {
-  return message_text(message(code), values);
+std::string message_text(std::string_view code, const nlohmann::json& values, const nlohmann::json& text) {
+  return message_text(message(code), values, text);
 }
 
 std::vector<std::string> template_names(std::string_view text) {
@@ -593,6 +588,8 @@ nlohmann::json messages_json() {
   for (const Message& m : kMessages) {
     nlohmann::json e = {
         {"code", m.code}, {"kind", to_string(m.kind)}, {"fields", message_fields(m)}, {"en", m.en}};
+    const std::vector<std::string> text_fields = message_text_fields(m);
+    if (!text_fields.empty()) e["text_fields"] = text_fields;
     if (m.composed) e["composed"] = true;
     out.push_back(std::move(e));
   }

@@ -24,8 +24,11 @@ const char* to_string(MessageKind k);
 struct Message {
   const char* code;
   MessageKind kind;
-  const char* fields;  // the names of its values, space-separated ("heads kv_heads")
-  const char* en;      // the English template
+  // The names of its values, space-separated ("heads kv_heads"); after " | ", the names of values
+  // only the English needs (a figure already formatted as the text shows it), which the JSON
+  // `values` leave out: a reader in another language formats the values themselves.
+  const char* fields;
+  const char* en;  // the English template
   // The English text is built at the site from pieces no template expresses; `en` is then the
   // common shape of it, for a reader of the list, and never filled.
   bool composed = false;
@@ -35,14 +38,20 @@ const std::vector<Message>& messages();
 // The entry of `code`; std::logic_error where there is none (a bug at the calling site).
 const Message& message(std::string_view code);
 std::vector<std::string> message_fields(const Message& m);
-// The English text of the entry filled from `values`; std::logic_error for a composed entry, and
-// for a placeholder whose value is missing (a site that does not pass the entry's fields).
-std::string message_text(const Message& m, const nlohmann::json& values);
-std::string message_text(std::string_view code, const nlohmann::json& values);
+// The names after " | " in `fields`: values of the text alone.
+std::vector<std::string> message_text_fields(const Message& m);
+// The English text of the entry filled from `values` and the text-only values `text`;
+// std::logic_error for a composed entry, for a value its entry does not name, and for a
+// placeholder whose value is missing (a site that does not pass the entry's fields).
+std::string message_text(const Message& m, const nlohmann::json& values,
+                         const nlohmann::json& text = nlohmann::json::object());
+std::string message_text(std::string_view code, const nlohmann::json& values,
+                         const nlohmann::json& text = nlohmann::json::object());
 // The value names a template refers to, in its order (duplicates kept).
 std::vector<std::string> template_names(std::string_view text);
 
-// [{"code", "kind", "fields", "en"}, ...] ("composed": true where so): the `messages` command.
+// [{"code", "kind", "fields", "en"}, ...] ("text_fields" where it has some, "composed": true where
+// so): the `messages` command.
 nlohmann::json messages_json();
 
 }  // namespace gpusizer

@@ -12,6 +12,7 @@
 
 #include "base/error.h"
 #include "base/json_reader.h"
+#include "catalog/checkpoints.h"
 
 namespace gpusizer {
 namespace {
@@ -288,6 +289,24 @@ ModelNameMatch match_found(const std::string& text) {
   m.weights_token = p.weights_token;
   m.hub_id = p.hub_id;
   if (p.key.empty()) return m;
+  // A published checkpoint (core/data/checkpoints.json) names its preset and its format.
+  if (const PublishedCheckpoint* c = p.hub_id.empty() ? nullptr : find_published_checkpoint(p.hub_id)) {
+    if (const Architecture* a = find_preset(c->preset)) {
+      m.preset = a;
+      m.matched_by = "checkpoint";
+      const bool low_bit = c->weights != WeightFormat::Bf16 && c->weights != WeightFormat::Fp16 &&
+                           c->weights != WeightFormat::Fp32;
+      if (low_bit) {
+        m.has_weights = true;
+        m.weights = c->weights;
+        // fp8 and fp4 releases train from 16-bit weights, as a preset's release does (scenario.cpp).
+        const bool released = c->weights == WeightFormat::Fp8 || c->weights == WeightFormat::Mxfp4 ||
+                              c->weights == WeightFormat::Nvfp4;
+        m.weights_token = released ? "checkpoint" : "repository";
+      }
+      return m;
+    }
+  }
   const std::string exact_id = lower_trim(text);
   for (const Architecture& a : model_presets()) {
     if (a.id == exact_id) {

@@ -16,7 +16,9 @@ namespace gpusizer {
 
 struct ModelNameMatch {
   const Architecture* preset = nullptr;  // nullptr: no preset (see suggestions)
-  std::string matched_by;    // "id", "alias" (id, name, repo or alias after normalising), "prefix", "fuzzy"
+  // "id", "checkpoint" (a published checkpoint's repository), "alias" (id, name, repo or alias
+  // after normalising), "prefix", "fuzzy"
+  std::string matched_by;
   bool has_weights = false;  // the name carries a weight format
   WeightFormat weights = WeightFormat::Bf16;
   std::string weights_token;             // the part of the name that gave it ("awq", "q4_k_m")

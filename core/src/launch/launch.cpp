@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "base/json_reader.h"
+#include "base/messages.h"
 #include "launch/launch_internal.h"
 #include "plan/planner.h"
 
@@ -149,11 +150,9 @@ LaunchContext make_context(const Scenario& s, const LaunchPlan& plan) {
   c.caps = engine_caps(c.s.engine);
   c.estimate = estimate(c.s);
   c.fp16 = !c.gpu->supports_bf16 || c.s.weights == WeightFormat::Fp16;
-  c.model = c.s.model.hf_repo.empty() ? "/path/to/model" : c.s.model.hf_repo;
-  if (!is_training(c.s.task) && pre_quantized(c.s.weights)) {
-    const std::string repo = quantized_checkpoint(c.s.model.id, c.s.weights);
-    if (!repo.empty()) c.model = repo;
-  }
+  // The checkpoint the scenario names, as written (scenario.h, Checkpoint).
+  c.model = c.s.checkpoint.repo.empty() ? "/path/to/model" : c.s.checkpoint.repo;
+  c.facts = model_launch_facts(c.s.model.id);
   c.nproc_per_node = ceil_div(plan.gpus, plan.instances);  // exact unless launch_blocker says otherwise
   return c;
 }
@@ -162,26 +161,26 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
   out.warnings = c.estimate.warnings;
   const bool wants_bf16 = c.s.weights != WeightFormat::Fp16 && c.s.weights != WeightFormat::Fp32;
   if (!c.gpu->supports_bf16 && wants_bf16) {
-    out.warnings.push_back({"launch_fp16", "gpu",
-                            cat({c.gpu->name,
-                                 " has no bf16: the commands use float16 (serving --dtype float16; "
-                                 "training fp16 mixed precision with dynamic loss scaling, which can "
-                                 "overflow where bf16 would not)"}),
-                            nlohmann::json({{"gpu", c.gpu->name}})});
+    out.warnings.push_back(message_warning("launch_fp16", "gpu", {{"gpu", c.gpu->name}}));
   }
   if (c.estimate.gpu && !c.estimate.gpu->fits) {
-    const std::string text =
-        cat({"the estimate needs ", fixed(c.estimate.memory.per_gpu_bytes / 1073741824.0, 1),
-             " GiB per GPU, more than the ", fixed(c.gpu->memory_bytes / 1073741824.0, 1), " GiB of ",
-             c.gpu->id, ": the commands will run out of memory"});
-    out.warnings.push_back({"launch_does_not_fit", "plan", text,
-                            nlohmann::json({{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes},
-                                            {"memory_bytes", c.gpu->memory_bytes},
-                                            {"gpu", c.gpu->name}})});
+    out.warnings.push_back(
+        message_warning("launch_does_not_fit", "plan",
+                        {{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes},
+                         {"memory_bytes", c.gpu->memory_bytes},
+                         {"gpu", c.gpu->name}},
+                        {{"per_gpu", fixed(c.estimate.memory.per_gpu_bytes / 1073741824.0, 1)},
+                         {"memory", fixed(c.gpu->memory_bytes / 1073741824.0, 1)},
+                         {"gpu_id", c.gpu->id}}));
   }
 }
 
-std::string engine_name(const LaunchContext& c) { return cat({"engine ", to_string(c.s.engine)}); }
+// The engines whose commands here carry a model card's YaRN override: vLLM (--hf-overrides),
+// SGLang (--json-model-override-args) and llama.cpp (--rope-scaling yarn).
+bool takes_rope_override(const LaunchContext& c) {
+  return !is_training(c.s.task) &&
+         (c.s.engine == Engine::Vllm || c.s.engine == Engine::Sglang || c.s.engine == Engine::LlamaCpp);
+}
 
 // Weight formats and vendors the serving engines cannot load at all (their docs, launch_serving*.cpp).
 std::string engine_format_reason(const LaunchContext& c) {
@@ -221,45 +220,53 @@ std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
                       {"tp", p.tp},
                       {"pp", p.pp},
                       {"zero", p.zero}});
+  // The English of blocker `code`, filled from those of the values above its entry names.
+  const auto blocker = [&d](const char* code) {
+    d["code"] = code;
+    const Message& m = message(code);
+    nlohmann::json values = nlohmann::json::object();
+    for (const std::string& f : message_fields(m)) {
+      if (d.contains(f)) values[f] = d[f];
+    }
+    return message_text(m, values);
+  };
   if (is_training(c.s.task) && (p.tp > 1 || p.pp > 1)) {
-    d["code"] = "training_data_parallel";
-    return "the training commands (ms-swift sft, LLaMA-Factory, DeepSpeed ZeRO) are data-parallel only";
+    return blocker("training_data_parallel");
   }
   if (p.gpus % p.instances != 0) {
-    d["code"] = "uneven_nodes";
-    return cat({p.gpus, " GPUs do not split evenly over ", p.instances,
-                " nodes: every node of a torchrun/DeepSpeed/Ray job runs the same number of processes"});
+    return blocker("uneven_nodes");
   }
   if (p.tp > 1 && !c.caps.tensor_parallel) {
-    d["code"] = "no_tp";
-    return cat({engine_name(c), " does not do tensor parallelism: tp ", p.tp, " cannot be launched with it"});
+    return blocker("no_tp");
   }
   if (p.pp > 1 && !c.caps.pipeline_parallel) {
-    d["code"] = "no_pp";
-    return cat(
-        {engine_name(c), " does not do pipeline parallelism: pp ", p.pp, " cannot be launched with it"});
+    return blocker("no_pp");
   }
   // Independent servers on separate instances need no multi-node support; one replica over several does.
   const bool spans = is_training(c.s.task) ? c.multi_node() : c.spans_nodes();
   if (spans && !c.caps.multi_node) {
-    d["code"] = "single_machine";
-    return cat({engine_name(c), " runs one model instance on one machine: a plan over ", p.instances,
-                " nodes cannot be launched with it"});
+    return blocker("single_machine");
   }
   if (is_training(c.s.task) && p.zero > 0 && !c.caps.zero) {
-    d["code"] = "no_zero";
-    return cat(
-        {engine_name(c), " does not shard model states: ZeRO-", p.zero, " cannot be launched with it"});
+    return blocker("no_zero");
   }
   if (!is_training(c.s.task) && !engine_format_reason(c).empty()) {
-    d["code"] = "engine_format";
+    d["code"] = "engine_format";  // composed: the reason is the engine's own
     d["weights"] = to_string(c.s.weights);
     return engine_format_reason(c);
   }
+  if (c.beyond_window() && !(c.yarn() && takes_rope_override(c))) {
+    if (c.facts && c.facts->rope_scaling) {
+      d["factor"] = c.facts->rope_scaling->factor;
+      d["original"] = c.facts->rope_scaling->original_max_positions;
+    }
+    d["seq_len"] = c.s.seq_len;
+    d["positions"] = c.s.model.max_positions;
+    d["model"] = c.s.model.name;
+    return blocker("context_beyond_window");
+  }
   if (!is_training(c.s.task) && c.spans_nodes() && c.dp() > 1) {
-    d["code"] = "replicas_across_nodes";
-    return "data-parallel replicas spread over several nodes: start one server per replica instead (no "
-           "command is generated for it)";
+    return blocker("replicas_across_nodes");
   }
   return "";
 }
@@ -275,10 +282,8 @@ KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes) {
   return k;
 }
 
-void add_note(Launch& out, const char* code, nlohmann::json values, const std::string& text) noexcept {
-  out.notes.push_back(text);
-  out.note_details.push_back(
-      {code, "", text, values.is_null() ? nlohmann::json::object() : std::move(values)});
+void add_note(Launch& out, const char* code, nlohmann::json values, const nlohmann::json& text) {
+  add_note(out, message_warning(code, "", std::move(values), text));
 }
 
 void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename,
@@ -293,34 +298,26 @@ void add_note(Launch& out, const Warning& note) noexcept {
 
 Warning kv_capacity_note(const LaunchContext& c, const std::string& engine, const std::string& setting,
                          const KvCapacity& k) noexcept {
-  std::string text =
-      cat({engine, ": ", setting, " leaves ", gib_text(k.budget_bytes), " of KV cache on each GPU, ",
-           k.sequences, " concurrent sequences of ", c.s.seq_len, " tokens"});
-  if (c.dp() > 1) text += cat({" per replica (", k.sequences * c.dp(), " over ", c.dp(), " replicas)"});
-  text += cat({"; the scenario asks for ", c.s.batch, " (the estimate: ", gib_text(k.per_sequence_bytes),
-               " of KV cache per sequence on each GPU)"});
-  return {"kv_capacity", "", text,
-          nlohmann::json({{"engine", engine},
+  nlohmann::json text = nlohmann::json::object();
+  if (c.dp() > 1) text["total"] = k.sequences * c.dp();
+  return message_warning("kv_capacity", "",
+                         {{"engine", engine},
                           {"setting", setting},
                           {"budget_bytes", k.budget_bytes},
                           {"sequences", k.sequences},
                           {"seq_len", c.s.seq_len},
                           {"replicas", c.dp()},
                           {"batch", c.s.batch},
-                          {"per_sequence_bytes", k.per_sequence_bytes}})};
+                          {"per_sequence_bytes", k.per_sequence_bytes}},
+                         text);
 }
 
 void warn_if_short(const LaunchContext& c, const std::string& setting, const KvCapacity& k,
                    Launch& out) noexcept {
   if (k.per_sequence_bytes <= 0 || k.sequences >= c.s.batch) return;
-  out.warnings.push_back({"launch_kv_short", "batch",
-                          cat({setting, " leaves KV cache for ", k.sequences, " sequences of ", c.s.seq_len,
-                               " tokens, fewer than the batch of ", c.s.batch,
-                               ": the engine will queue the rest (or refuse to start below one)"}),
-                          nlohmann::json({{"setting", setting},
-                                          {"sequences", k.sequences},
-                                          {"seq_len", c.s.seq_len},
-                                          {"batch", c.s.batch}})});
+  out.warnings.push_back(message_warning(
+      "launch_kv_short", "batch",
+      {{"setting", setting}, {"sequences", k.sequences}, {"seq_len", c.s.seq_len}, {"batch", c.s.batch}}));
 }
 
 void Piece::append_to(std::string& out) const noexcept {
@@ -357,6 +354,13 @@ std::string shell_command(const std::string& head, const Flags& flags) noexcept 
 
 std::string fixed2(double value) noexcept { return fixed(value, 2); }
 
+std::string rope_scaling_json(const RopeScaling& r) {
+  return nlohmann::json({{"rope_type", r.type},
+                         {"factor", r.factor},
+                         {"original_max_position_embeddings", r.original_max_positions}})
+      .dump();
+}
+
 std::string gib_text(double bytes) noexcept { return fixed(bytes / 1073741824.0, 1) + " GiB"; }
 
 std::string devices_env(int64_t n) noexcept {
@@ -392,21 +396,11 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
     // No command rather than a wrong one: the plan itself cannot run as laid out.
     const bool training_parallel = is_training(c.s.task) && (plan.tp > 1 || plan.pp > 1);
     if (training_parallel) {
-      out.warnings.push_back({"launch_parallelism_unsupported", "plan",
-                              cat({"ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO train data-parallel "
-                                   "only: tp ",
-                                   plan.tp, " and pp ", plan.pp,
-                                   " cannot be expressed, and "
-                                   "DeepSpeed checks train_batch_size against all ",
-                                   plan.gpus,
-                                   " GPUs; use Megatron-SWIFT "
-                                   "(megatron sft) for tensor/pipeline-parallel training. No command is "
-                                   "generated for this plan"}),
-                              nlohmann::json({{"tp", plan.tp}, {"pp", plan.pp}, {"gpus", plan.gpus}})});
+      out.warnings.push_back(message_warning("launch_parallelism_unsupported", "plan",
+                                             {{"tp", plan.tp}, {"pp", plan.pp}, {"gpus", plan.gpus}}));
     } else {
-      out.warnings.push_back({"launch_plan_invalid", "plan",
-                              cat({blocker, ". No command is generated for this plan"}),
-                              nlohmann::json({{"reason", blocker}, {"why", why}})});
+      out.warnings.push_back(
+          message_warning("launch_plan_invalid", "plan", {{"reason", blocker}, {"why", why}}));
     }
     return out;
   }
@@ -415,14 +409,10 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
   } else {
     add_serving(c, out);
   }
-  if (c.s.model.hf_repo.empty())
-    add_note(out, "path_model", {},
-             "/path/to/model stands for the model's checkpoint (an imported model has no Hugging Face id)");
+  if (c.s.checkpoint.repo.empty() && c.s.checkpoint.preset_repo.empty()) add_note(out, "path_model");
   if (plan.source == "scenario" && plan.instances > 1) {
     add_note(out, "nodes_assumed",
-             {{"gpus", plan.gpus}, {"instances", plan.instances}, {"per_instance", plan.gpus_per_instance}},
-             cat({"the ", plan.gpus, " GPUs are assumed to be ", plan.instances, " nodes of ",
-                  plan.gpus_per_instance, "; give plan.gpus_per_instance to change it"}));
+             {{"gpus", plan.gpus}, {"instances", plan.instances}, {"per_instance", plan.gpus_per_instance}});
   }
   return out;
 }

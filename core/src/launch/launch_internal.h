@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "catalog/catalog.h"
+#include "catalog/checkpoints.h"
 #include "launch/launch_result.h"
 #include "plan/estimate.h"
 #include "scenario/engines.h"
@@ -32,10 +33,11 @@ struct LaunchContext {
   Scenario s;  // the scenario with the plan's gpu, gpus, tp, pp and ZeRO stage applied
   const Gpu* gpu = nullptr;
   LaunchPlan plan;
-  EngineCaps caps;             // engine_caps(s.engine)
-  Estimate estimate;           // of `s`
-  bool fp16 = false;           // compute in float16: the card has no bf16, or the weights are fp16
-  std::string model;           // what --model gets: the preset's Hugging Face repo, or a placeholder
+  EngineCaps caps;    // engine_caps(s.engine)
+  Estimate estimate;  // of `s`
+  bool fp16 = false;  // compute in float16: the card has no bf16, or the weights are fp16
+  std::string model;  // what --model gets: the scenario's checkpoint, or a placeholder
+  const ModelLaunchFacts* facts = nullptr;  // remote code, rope scaling (catalog/checkpoints.h)
   int64_t nproc_per_node = 1;  // GPUs used on each node (plan.gpus / plan.instances, checked exact)
 
   int64_t dp() const { return plan.gpus / (plan.tp * plan.pp); }
@@ -46,7 +48,21 @@ struct LaunchContext {
   bool spans_nodes() const { return multi_node() && !independent_nodes(); }
   // Serving: data-parallel replicas one server command runs (on one node when nodes are independent).
   int64_t node_dp() const { return independent_nodes() ? nproc_per_node / (plan.tp * plan.pp) : dp(); }
+  bool remote_code() const { return facts && facts->trust_remote_code; }
+  // seq_len beyond the model's native window (max_position_embeddings).
+  bool beyond_window() const { return s.model.max_positions > 0 && s.seq_len > s.model.max_positions; }
+  // The model card's YaRN override when it reaches seq_len; nullptr when none does.
+  const RopeScaling* yarn() const {
+    if (!beyond_window() || !facts || !facts->rope_scaling) return nullptr;
+    const RopeScaling& r = *facts->rope_scaling;
+    return static_cast<double>(s.seq_len) <= r.factor * static_cast<double>(r.original_max_positions)
+               ? &r
+               : nullptr;
+  }
 };
+
+// The model card's rope_scaling as config.json JSON: {"rope_type":"yarn","factor":4.0,...}.
+std::string rope_scaling_json(const RopeScaling& r);
 
 // Why the plan cannot be launched validly by its engine with the generated commands ("" when it
 // can): a layout the engine does not run (engine_caps), GPUs that do not split evenly over the
@@ -64,8 +80,10 @@ void add_training(const LaunchContext& c, Launch& out);
 
 // The text helpers below are noexcept: they only build short strings, so the one exception they
 // could raise is running out of memory, which ends the program (std::terminate).
-// Adds a note to notes (English text) and to note_details with its code and values (docs/errors.md).
-void add_note(Launch& out, const char* code, nlohmann::json values, const std::string& text) noexcept;
+// Adds note `code` of the message registry (base/messages.h) to notes, its English filled from
+// `values` and the values of the text alone, `text`, and to note_details with its code and values.
+void add_note(Launch& out, const char* code, nlohmann::json values = nlohmann::json::object(),
+              const nlohmann::json& text = nlohmann::json::object());
 void add_note(Launch& out, const Warning& note) noexcept;
 // Appends a command line or a config file.
 void add_command(Launch& out, const char* tool, const char* version, const char* kind, const char* filename,
@@ -94,10 +112,6 @@ std::string serving_dtype(
 // KV format, else 16-bit over the asked format (kv_bytes_per_token of the memory API).
 double kv_scale(const LaunchContext& c, bool engine_has_format);
 KvCapacity scaled_capacity(const LaunchContext& c, double budget_bytes, double scale);
-
-// A pre-quantized Hugging Face checkpoint of the preset in the scenario's weight format, "" when
-// the table (launch_checkpoints.cpp) has none.
-std::string quantized_checkpoint(const std::string& preset_id, WeightFormat f) noexcept;
 
 // One piece of a note, warning or command text: a literal, a string, or an integer (written as
 // std::to_string writes it); cat() joins them.

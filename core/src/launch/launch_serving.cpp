@@ -50,8 +50,8 @@ std::string vllm_quantization(const LaunchContext& c) {
     case WeightFormat::GptqInt4:
     case WeightFormat::GptqInt8:
       return marlin ? "gptq_marlin" : "gptq";
-    case WeightFormat::Fp8:
-      return "fp8";  // pre-quantized fp8 checkpoints are detected, 16-bit ones quantized on load
+    case WeightFormat::Fp8:  // an fp8 checkpoint's config.json names its method: no flag
+      return c.s.checkpoint.stored == WeightFormat::Fp8 ? "" : "fp8";  // 16-bit ones quantized on load
     case WeightFormat::Int4:
     case WeightFormat::Nf4:
       return "bitsandbytes";  // in-flight 4-bit bitsandbytes
@@ -61,7 +61,9 @@ std::string vllm_quantization(const LaunchContext& c) {
 }
 
 // SGLang's method names (server_arguments.md); it converts AWQ/GPTQ to Marlin itself where it can.
-std::string sglang_quantization(WeightFormat f) {
+std::string sglang_quantization(const LaunchContext& c) {
+  const WeightFormat f = c.s.weights;
+  if (f == c.s.checkpoint.stored && f == WeightFormat::Fp8) return "";  // read from its config.json
   switch (f) {
     case WeightFormat::AwqInt4:
       return "awq";
@@ -87,10 +89,7 @@ double vllm_utilization(const LaunchContext& c, Launch& out) {
   const double u = std::min(kMaxFraction, needed);
   add_note(
       out, "vllm_utilization",
-      {{"value", fixed2(u)}, {"needed", fixed2(needed)}, {"batch", c.s.batch}, {"seq_len", c.s.seq_len}},
-      cat({"--gpu-memory-utilization ", fixed2(u), " instead of vLLM's default 0.90: the estimate needs ",
-           fixed2(needed), " of each card (weights, activations, runtime and the KV cache of ", c.s.batch,
-           " x ", c.s.seq_len, " tokens)"}));
+      {{"value", fixed2(u)}, {"needed", fixed2(needed)}, {"batch", c.s.batch}, {"seq_len", c.s.seq_len}});
   return u;
 }
 
@@ -100,6 +99,9 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   f.add("--tensor-parallel-size", c.plan.tp).add("--pipeline-parallel-size", c.plan.pp);
   if (c.node_dp() > 1) f.add("--data-parallel-size", c.node_dp());
   f.add("--max-model-len", c.s.seq_len);
+  // vLLM's --hf-overrides edits the config.json it reads (the model card's YaRN recipe).
+  if (c.yarn()) f.add("--hf-overrides", cat({"'{\"rope_scaling\":", rope_scaling_json(*c.yarn()), "}'"}));
+  if (c.remote_code()) f.add("--trust-remote-code");
   f.add("--max-num-seqs", c.s.batch);  // per DP rank, as the estimate's batch
   f.add("--gpu-memory-utilization", fixed2(util));
   f.add("--dtype", serving_dtype(c));
@@ -119,43 +121,26 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   warn_if_short(c, setting, k, out);
   if (q == "awq_marlin" || q == "gptq_marlin") {
     add_note(out, "marlin",
-             {{"quantization", q}, {"gpu", c.gpu->name}, {"slower", q == "awq_marlin" ? "awq" : "gptq"}},
-             cat({"--quantization ", q,
-                  ": the Marlin kernel, which vLLM 0.11 runs for this checkpoint on compute capability "
-                  ">= 8.0 (",
-                  c.gpu->name, "); an explicit ", q == "awq_marlin" ? "awq" : "gptq",
-                  " would force the slower kernel"}));
+             {{"quantization", q}, {"gpu", c.gpu->name}, {"slower", q == "awq_marlin" ? "awq" : "gptq"}});
   } else if (q == "awq" || q == "gptq") {
     const bool cuda = c.gpu->vendor == "nvidia";
-    add_note(out, "no_marlin", {{"quantization", q}, {"gpu", c.gpu->name}, {"cuda", cuda}},
-             cat({"--quantization ", q, ": vLLM 0.11 has no Marlin kernel for ", c.gpu->name,
-                  cuda ? " (compute capability below 8.0)"
-                       : " (not a CUDA card; ROCm runs AWQ through Triton with VLLM_USE_TRITON_AWQ=1)"}));
+    add_note(out, "no_marlin", {{"quantization", q}, {"gpu", c.gpu->name}, {"cuda", cuda}});
   }
   if (c.spans_nodes()) {
-    add_note(out, "vllm_ray", {{"nodes", c.plan.instances}},
-             cat({"vLLM over ", c.plan.instances,
-                  " nodes: start a Ray cluster across them "
-                  "(vLLM's distributed serving guide) and run vllm serve on its head node"}));
+    add_note(out, "vllm_ray", {{"nodes", c.plan.instances}});
   }
   if (c.node_dp() > 1) {
     add_note(out, "max_num_seqs_per_replica",
-             {{"replicas", c.node_dp()}, {"sequences", c.node_dp() * c.s.batch}},
-             cat({"--max-num-seqs is per data-parallel replica: ", c.node_dp(), " replicas serve ",
-                  c.node_dp() * c.s.batch, " sequences at once"}));
+             {{"replicas", c.node_dp()}, {"sequences", c.node_dp() * c.s.batch}});
   }
   if (!vllm_has_kv_format(c.s.kv_cache)) {
-    add_note(out, "kv_format_vllm", {{"kv_cache", to_string(c.s.kv_cache)}},
-             cat({"KV cache ", to_string(c.s.kv_cache),
-                  " cannot be expressed: vLLM 0.11 offers auto, bfloat16 and "
-                  "fp8 variants; the cache stays 16-bit (the capacity above counts 16-bit)"}));
+    add_note(out, "kv_format_vllm", {{"kv_cache", to_string(c.s.kv_cache)}});
   }
 }
 
 void add_swift_vllm(const LaunchContext& c, Launch& out) {
   if (c.spans_nodes()) {
-    add_note(out, "swift_one_node", {},
-             "swift deploy runs on one node: for this multi-node plan use the vllm serve command");
+    add_note(out, "swift_one_node");
     return;
   }
   Flags f;
@@ -172,13 +157,9 @@ void add_swift_vllm(const LaunchContext& c, Launch& out) {
         fixed2(std::min(kMaxFraction, std::max(kVllmDefaultUtilization, needed))));
   add_command(out, "ms-swift", kSwiftVersion, "shell", "",
               shell_command(cat({visible_devices(c), "swift deploy"}), f));
-  const bool in_flight =
-      c.s.weights == WeightFormat::Fp8 || sglang_quantization(c.s.weights) == "bitsandbytes";
+  const bool in_flight = c.s.weights == WeightFormat::Fp8 || sglang_quantization(c) == "bitsandbytes";
   if (in_flight || c.s.kv_cache == KvFormat::Fp8) {
-    add_note(out, "swift_no_quant_flag", {},
-             "swift deploy: ms-swift 3.9 documents no flag for in-flight quantization or the KV-cache dtype "
-             "of the vLLM "
-             "backend; use the vllm serve command for them");
+    add_note(out, "swift_no_quant_flag");
   }
 }
 
@@ -187,22 +168,23 @@ void add_sglang(const LaunchContext& c, Launch& out) {
   const MemoryBreakdown& b = c.estimate.memory.breakdown;
   const double fraction = memory_fraction(b.weights + b.kv_cache, *c.gpu);
   Flags f;
-  f.add("--model-path", c.model).add("--tp", c.plan.tp);
+  f.add("--model-path", c.model).add("--tp-size", c.plan.tp);
   if (c.plan.pp > 1) f.add("--pp-size", c.plan.pp);
   if (c.node_dp() > 1) f.add("--dp-size", c.node_dp());
   f.add("--context-length", c.s.seq_len);
+  if (c.yarn())
+    f.add("--json-model-override-args", cat({"'{\"rope_scaling\":", rope_scaling_json(*c.yarn()), "}'"}));
+  if (c.remote_code()) f.add("--trust-remote-code");
   f.add("--max-running-requests", c.s.batch);
   f.add("--mem-fraction-static", fixed2(fraction));
   f.add("--dtype", serving_dtype(c));
-  if (!sglang_quantization(c.s.weights).empty()) f.add("--quantization", sglang_quantization(c.s.weights));
+  if (!sglang_quantization(c).empty()) f.add("--quantization", sglang_quantization(c));
   f.add("--kv-cache-dtype", c.s.kv_cache == KvFormat::Fp8 ? "fp8_e4m3" : "auto");
   if (c.spans_nodes()) {
     f.add("--nnodes", c.plan.instances);
     f.add("--node-rank", kNodeRank);
     f.add("--dist-init-addr", cat({kMasterAddr, ":", kMasterPort}));
-    add_note(out, "sglang_nodes", {{"nodes", c.plan.instances}},
-             cat({"SGLang: run the command on each of the ", c.plan.instances,
-                  " nodes with NODE_RANK set to 0, 1, ... and MASTER_ADDR to node 0's address"}));
+    add_note(out, "sglang_nodes", {{"nodes", c.plan.instances}});
   }
   add_command(out, "sglang", kSglangVersion, "shell", "",
               shell_command(cat({visible_devices(c), "python -m sglang.launch_server"}), f));
@@ -213,17 +195,11 @@ void add_sglang(const LaunchContext& c, Launch& out) {
   add_note(out, kv_capacity_note(c, "SGLang", setting, k));
   warn_if_short(c, setting, k, out);
   if (!has_format) {
-    add_note(out, "kv_format_sglang", {{"kv_cache", to_string(c.s.kv_cache)}},
-             cat({"KV cache ", to_string(c.s.kv_cache),
-                  " cannot be expressed: SGLang 0.5 offers auto and fp8; "
-                  "the cache stays 16-bit (the capacity above counts 16-bit)"}));
+    add_note(out, "kv_format_sglang", {{"kv_cache", to_string(c.s.kv_cache)}});
   }
   if (fraction + (b.activations + b.runtime) / c.gpu->memory_bytes > 1) {
-    out.warnings.push_back({"launch_sglang_memory", "plan",
-                            cat({setting,
-                                 " leaves less than the estimated activations and runtime buffers: lower "
-                                 "--max-running-requests or --context-length"}),
-                            nlohmann::json({{"fraction", fixed2(fraction)}})});
+    out.warnings.push_back(message_warning("launch_sglang_memory", "plan", {{"fraction", fixed2(fraction)}},
+                                           {{"setting", setting}}));
   }
 }
 
@@ -242,40 +218,26 @@ void add_swift_pt(const LaunchContext& c, Launch& out) {
   if (env.empty() && replica > 1) env = devices_env(replica);
   add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command(cat({env, "swift deploy"}), f));
   if (c.node_dp() > 1) {
-    add_note(out, "transformers_replicas", {{"replicas", c.node_dp()}},
-             cat({"transformers serves one replica per process: run ", c.node_dp(),
-                  " swift deploy processes, each "
-                  "with its own CUDA_VISIBLE_DEVICES and --port, behind a load balancer"}));
+    add_note(out, "transformers_replicas", {{"replicas", c.node_dp()}});
   }
   if (c.s.weights == WeightFormat::Nf4 || c.s.weights == WeightFormat::Int4) {
-    add_note(out, "bnb_pt", {},
-             "4-bit bitsandbytes on the pt backend: add --quant_method bnb --quant_bits 4");
+    add_note(out, "bnb_pt");
   }
 }
 
 void add_format_notes(const LaunchContext& c, Launch& out) {
   const WeightFormat w = c.s.weights;
-  if (pre_quantized(w) && c.s.engine != Engine::LlamaCpp) {
-    const std::string repo = quantized_checkpoint(c.s.model.id, w);
-    if (!repo.empty()) {
-      add_note(out, "publisher_checkpoint",
-               {{"repo", repo}, {"weights", to_string(w)}, {"preset_repo", c.s.model.hf_repo}},
-               cat({"--model ", repo, ": the publisher's ", to_string(w),
-                    " checkpoint of the Instruct model (the preset's "
-                    "repository ",
-                    c.s.model.hf_repo, " holds 16-bit weights)"}));
-    } else {
-      add_note(out, "quantized_checkpoint", {{"weights", to_string(w)}},
-               cat({"--model must name a checkpoint already quantized with ", to_string(w),
-                    " (no such checkpoint of this model is in gpusizer's table); AWQ/GPTQ run with --dtype "
-                    "float16"}));
-    }
+  if (!c.s.checkpoint.preset_repo.empty() && !c.s.checkpoint.repo.empty()) {
+    add_note(out, "publisher_checkpoint",
+             {{"repo", c.s.checkpoint.repo},
+              {"weights", to_string(w)},
+              {"preset_repo", c.s.checkpoint.preset_repo}});
+  } else if (c.s.checkpoint.repo.empty() && !c.s.checkpoint.preset_repo.empty() &&
+             c.s.engine != Engine::LlamaCpp) {
+    add_note(out, "quantized_checkpoint", {{"weights", to_string(w)}});
   }
-  if (w == WeightFormat::Int8) {
-    add_note(out, "int8_checkpoint", {},
-             "int8 weights: no --quantization is given; load a pre-quantized INT8 checkpoint (e.g. "
-             "compressed-tensors W8A8), "
-             "whose method the engines read from its config.json");
+  if (w == WeightFormat::Int8 && c.s.checkpoint.stored != w) {
+    add_note(out, "int8_checkpoint");
   }
 }
 
@@ -335,19 +297,12 @@ void add_serving(const LaunchContext& c, Launch& out) {
   }
   add_format_notes(c, out);
   if (c.independent_nodes()) {
-    add_note(
-        out, "instances_independent",
-        {{"instances", c.plan.instances}, {"per_instance", c.node_dp()}, {"replicas", c.dp()}},
-        cat({"the plan's ", c.plan.instances, " instances serve independently: run the command on each (",
-             c.plan.instances, " servers x ", c.node_dp(), " replicas = ", c.dp(),
-             " replicas) and balance requests across them; no traffic crosses instances"}));
+    add_note(out, "instances_independent",
+             {{"instances", c.plan.instances}, {"per_instance", c.node_dp()}, {"replicas", c.dp()}});
   }
   if (c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes > kMaxFraction) {
-    out.warnings.push_back({"launch_fraction_capped", "plan",
-                            cat({"the estimate needs more than ", fixed2(kMaxFraction),
-                                 " of each card: the memory fractions are capped at ", fixed2(kMaxFraction),
-                                 ", so the KV cache may hold fewer than batch x seq_len tokens"}),
-                            nlohmann::json({{"cap", fixed2(kMaxFraction)}})});
+    out.warnings.push_back(
+        message_warning("launch_fraction_capped", "plan", {{"cap", fixed2(kMaxFraction)}}));
   }
 }
 

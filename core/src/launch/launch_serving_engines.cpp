@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/format.h"
 #include "launch/launch_internal.h"
 
 namespace gpusizer {
@@ -40,10 +41,7 @@ const char* const kTrtllmExtraFile = "extra_llm_api_options.yaml";
 void multi_replica_note(const LaunchContext& c, const std::string& engine, Launch& out) {
   if (c.node_dp() <= 1) return;
   add_note(out, "replica_per_server",
-           {{"engine", engine}, {"last_gpu", c.plan.tp * c.plan.pp - 1}, {"more", c.node_dp() - 1}},
-           cat({engine, " serves one replica per server: the command starts one on GPUs 0-",
-                c.plan.tp * c.plan.pp - 1, "; start ", c.node_dp() - 1,
-                " more with their own CUDA_VISIBLE_DEVICES and port, behind a load balancer"}));
+           {{"engine", engine}, {"last_gpu", c.plan.tp * c.plan.pp - 1}, {"more", c.node_dp() - 1}});
 }
 
 std::string lmdeploy_format(WeightFormat f) {
@@ -77,10 +75,7 @@ void add_lmdeploy(const LaunchContext& c, Launch& out) {
                {{"value", fixed2(share)},
                 {"batch", c.s.batch},
                 {"seq_len", c.s.seq_len},
-                {"needed", fixed2(needed)}},
-               cat({"--cache-max-entry-count ", fixed2(share),
-                    " instead of LMDeploy's default 0.8: the KV cache of ", c.s.batch, " x ", c.s.seq_len,
-                    " tokens needs ", fixed2(needed), " of the memory left after the weights"}));
+                {"needed", fixed2(needed)}});
     }
   }
   Flags f;
@@ -103,14 +98,8 @@ void add_lmdeploy(const LaunchContext& c, Launch& out) {
   const std::string setting = cat({"--cache-max-entry-count ", fixed2(share)});
   add_note(out, kv_capacity_note(c, "LMDeploy", setting, k));
   warn_if_short(c, setting, k, out);
-  if (!has_format)
-    add_note(out, "kv_format_lmdeploy", {},
-             "KV cache fp8 cannot be expressed: LMDeploy 0.10.2 quantizes the KV cache to int8 or int4 only "
-             "(--quant-policy 8|4); the cache stays 16-bit");
-  if ((c.plan.tp & (c.plan.tp - 1)) != 0)
-    add_note(
-        out, "lmdeploy_tp_pow2", {{"tp", c.plan.tp}},
-        cat({"LMDeploy's --tp help says it should be a power of two; tp ", c.plan.tp, " may be refused"}));
+  if (!has_format) add_note(out, "kv_format_lmdeploy");
+  if ((c.plan.tp & (c.plan.tp - 1)) != 0) add_note(out, "lmdeploy_tp_pow2", {{"tp", c.plan.tp}});
   multi_replica_note(c, "LMDeploy", out);
 }
 
@@ -125,15 +114,11 @@ void add_trtllm(const LaunchContext& c, Launch& out) {
     const double needed = round_up2(b.kv_cache * scale / free_bytes);
     if (needed > share) {
       share = std::min(needed, kMaxShare);
-      add_note(
-          out, "trtllm_kv_share",
-          {{"value", fixed2(share)},
-           {"batch", c.s.batch},
-           {"seq_len", c.s.seq_len},
-           {"needed", fixed2(needed)}},
-          cat({"--kv_cache_free_gpu_memory_fraction ", fixed2(share),
-               " instead of TensorRT-LLM's default 0.90: the KV cache of ", c.s.batch, " x ", c.s.seq_len,
-               " tokens needs ", fixed2(needed), " of the memory left after weights and buffers"}));
+      add_note(out, "trtllm_kv_share",
+               {{"value", fixed2(share)},
+                {"batch", c.s.batch},
+                {"seq_len", c.s.seq_len},
+                {"needed", fixed2(needed)}});
     }
   }
   Flags f;
@@ -144,6 +129,7 @@ void add_trtllm(const LaunchContext& c, Launch& out) {
       .add("--max_num_tokens", kTrtllmMaxNumTokens)
       .add("--max_seq_len", c.s.seq_len)
       .add("--kv_cache_free_gpu_memory_fraction", fixed2(share));
+  if (c.remote_code()) f.add("--trust_remote_code");
   if (c.s.kv_cache == KvFormat::Fp8) {
     f.add("--extra_llm_api_options", kTrtllmExtraFile);
     add_command(out, "tensorrt-llm", kTrtllmVersion, "yaml", kTrtllmExtraFile,
@@ -156,30 +142,16 @@ void add_trtllm(const LaunchContext& c, Launch& out) {
   add_note(out, kv_capacity_note(c, "TensorRT-LLM", setting, k));
   warn_if_short(c, setting, k, out);
   if (!has_format) {
-    add_note(out, "kv_format_trtllm", {{"kv_cache", to_string(c.s.kv_cache)}},
-             cat({"KV cache ", to_string(c.s.kv_cache),
-                  " cannot be expressed for trtllm-serve's PyTorch backend "
-                  "(fp8 is, through kv_cache_config.dtype); the cache stays 16-bit"}));
+    add_note(out, "kv_format_trtllm", {{"kv_cache", to_string(c.s.kv_cache)}});
   }
   if (c.s.prompt_tokens > kTrtllmMaxNumTokens || c.s.seq_len > kTrtllmMaxNumTokens) {
-    add_note(
-        out, "trtllm_chunked_prefill", {},
-        "prompts longer than --max_num_tokens 8192 need chunked prefill: enable_chunked_prefill: true in an "
-        "--extra_llm_api_options YAML (the estimate assumes 8192-token prefill chunks)");
+    add_note(out, "trtllm_chunked_prefill");
   }
   if (is_quantized(c.s.weights)) {
-    add_note(out, "trtllm_modelopt", {{"weights", to_string(c.s.weights)}},
-             cat({"TensorRT-LLM loads ", to_string(c.s.weights),
-                  " weights from a checkpoint quantized with NVIDIA "
-                  "Model Optimizer (its quantization recipes: FP8, W4A16/W4A8 AWQ and GPTQ, NVFP4); it does "
-                  "not quantize on load"}));
+    add_note(out, "trtllm_modelopt", {{"weights", to_string(c.s.weights)}});
   }
   if (c.spans_nodes()) {
-    add_note(
-        out, "trtllm_mpi", {{"nodes", c.plan.instances}},
-        cat({"TensorRT-LLM over ", c.plan.instances,
-             " nodes runs as one MPI job: start trtllm-serve under "
-             "mpirun or Slurm srun with trtllm-llmapi-launch (TensorRT-LLM's multi-node serving guide)"}));
+    add_note(out, "trtllm_mpi", {{"nodes", c.plan.instances}});
   }
   multi_replica_note(c, "TensorRT-LLM", out);
 }
@@ -195,45 +167,42 @@ void add_llamacpp(const LaunchContext& c, Launch& out) {
   const bool quantized_cache = cache == "q8_0" || cache == "q4_0";
   const bool flash = c.s.flash_attention || quantized_cache;  // a quantized V cache needs flash attention
   const std::string file = cat({"/path/to/model-", quant, ".gguf"});
+  // A published GGUF repository is downloaded by llama-server itself (-hf <repo>:<quant>).
+  const bool hub_gguf = !c.s.checkpoint.gguf_file.empty() && c.s.checkpoint.stored == c.s.weights;
   Flags f;
-  f.add("-m", file)
-      .add("-c", c.s.seq_len * c.s.batch)
+  if (hub_gguf)
+    f.add("-hf", cat({c.s.checkpoint.repo, ":", quant}));
+  else
+    f.add("-m", file);
+  f.add("-c", c.s.seq_len * c.s.batch)
       .add("-np", c.s.batch)
       .add("-ngl", kAllLayers)
       .add("--split-mode", c.plan.pp > 1 ? "layer" : "none")
       .add("-fa", flash ? "on" : "off")
       .add("--cache-type-k", cache)
       .add("--cache-type-v", cache);
+  if (const RopeScaling* r = c.yarn()) {
+    f.add("--rope-scaling", r->type)
+        .add("--rope-scale", fixed(r->factor, 0))
+        .add("--yarn-orig-ctx", r->original_max_positions);
+  }
   add_command(out, "llama.cpp", kLlamaCppVersion, "shell", "",
               shell_command(cat({replica_devices(c), "llama-server"}), f));
   add_note(out, "llamacpp_context",
            {{"context", c.s.seq_len * c.s.batch},
             {"slots", c.s.batch},
             {"seq_len", c.s.seq_len},
-            {"kv_bytes", c.estimate.memory.breakdown.kv_cache}},
-           cat({"llama-server: -c ", c.s.seq_len * c.s.batch, " is the whole context, split over -np ",
-                c.s.batch, " slots of ", c.s.seq_len, " tokens; its KV cache is ",
-                gib_text(c.estimate.memory.breakdown.kv_cache), " on the busiest GPU by the estimate"}));
-  std::string source = c.s.model.hf_repo.empty() ? "the model" : c.s.model.hf_repo;
-  add_note(out, "gguf_path",
-           {{"file", file},
-            {"repo", c.s.model.hf_repo},
-            {"weights", to_string(c.s.weights)},
-            {"converted", !is_gguf(c.s.weights)}},
-           cat({file, " stands for a GGUF file of ", source, " in ", to_string(c.s.weights),
-                is_gguf(c.s.weights) ? "" : " (convert_hf_to_gguf.py writes 16-bit GGUF files)"}));
-  if (c.s.kv_cache == KvFormat::Fp8)
-    add_note(
-        out, "kv_format_llamacpp", {},
-        "KV cache fp8 cannot be expressed: llama.cpp caches f16, bf16, q8_0 or q4_0; the commands use f16");
-  if (quantized_cache && !c.s.flash_attention)
-    add_note(out, "llamacpp_fa", {},
-             "-fa on although the scenario turns flash attention off: llama.cpp quantizes the V cache only "
-             "with flash attention");
-  if (c.plan.pp > 1)
-    add_note(out, "llamacpp_split", {{"pp", c.plan.pp}},
-             cat({"--split-mode layer puts consecutive layers on the ", c.plan.pp,
-                  " GPUs (the plan's pipeline stages)"}));
+            {"kv_bytes", c.estimate.memory.breakdown.kv_cache}});
+  if (!hub_gguf) {
+    add_note(out, "gguf_path",
+             {{"file", file},
+              {"repo", c.s.checkpoint.repo},
+              {"weights", to_string(c.s.weights)},
+              {"converted", !is_gguf(c.s.weights)}});
+  }
+  if (c.s.kv_cache == KvFormat::Fp8) add_note(out, "kv_format_llamacpp");
+  if (quantized_cache && !c.s.flash_attention) add_note(out, "llamacpp_fa");
+  if (c.plan.pp > 1) add_note(out, "llamacpp_split", {{"pp", c.plan.pp}});
   multi_replica_note(c, "llama.cpp", out);
 }
 

@@ -198,48 +198,18 @@ void add_training_notes(const LaunchContext& c, Launch& out) {
             {"grad_accum", t.grad_accum},
             {"dp", c.dp()},
             {"global", global_batch(c)},
-            {"seq_len", c.s.seq_len}},
-           cat({"global batch = ", c.s.batch, " per GPU x ", t.grad_accum, " accumulation x ", c.dp(),
-                " data-parallel ranks = ", global_batch(c), " samples of up to ", c.s.seq_len, " tokens"}));
-  if (!t.master_weights)
-    add_note(out, "pure_16bit", {},
-             "pure 16-bit training (training.master_weights false) cannot be expressed: the HF Trainer and "
-             "DeepSpeed keep an fp32 master copy, more memory than estimated");
-  if (t.grad_checkpointing == Checkpointing::Selective)
-    add_note(out, "selective_checkpointing", {},
-             "selective checkpointing cannot be expressed in ms-swift or LLaMA-Factory: the commands "
-             "checkpoint every layer");
-  if (t.lora_targets != LoraTargets::AllLinear && lora(c))
-    add_note(out, "lora_module_names", {},
-             "LoRA module names are those of Llama/Qwen checkpoints (q_proj, v_proj, ...); other families "
-             "name them differently");
-  if (c.s.task == Task::Qlora && !bnb_4bit(c))
-    add_note(out, "qlora_gptq", {},
-             "QLoRA on a GPTQ/AWQ checkpoint: point --model at it; no bitsandbytes flags are needed");
-  if (c.plan.zero == 3 && bnb_4bit(c))
-    add_note(out, "bnb_zero3", {},
-             "LLaMA-Factory sets the 4-bit storage dtype for ZeRO-3 itself; ms-swift gets "
-             "--bnb_4bit_quant_storage");
-  if (c.s.engine == Engine::Fsdp)
-    add_note(out, "fsdp_as_zero", {{"zero", c.plan.zero}},
-             cat({"engine fsdp: the commands use DeepSpeed ZeRO-", c.plan.zero,
-                  " (FSDP FULL_SHARD corresponds to ZeRO-3)"}));
-  if (c.s.engine == Engine::Megatron)
-    add_note(out, "megatron_as_deepspeed", {},
-             "engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest "
-             "equivalent");
-  add_note(out, "dataset_placeholders", {},
-           "/path/to/train.jsonl, my_dataset and template default are placeholders: set your dataset and the "
-           "model's chat template");
-  add_note(out, "train_py", {},
-           "train.py stands for your own Hugging Face Trainer script that takes --deepspeed; ms-swift and "
-           "LLaMA-Factory launch their own");
+            {"seq_len", c.s.seq_len}});
+  if (!t.master_weights) add_note(out, "pure_16bit");
+  if (t.grad_checkpointing == Checkpointing::Selective) add_note(out, "selective_checkpointing");
+  if (t.lora_targets != LoraTargets::AllLinear && lora(c)) add_note(out, "lora_module_names");
+  if (c.s.task == Task::Qlora && !bnb_4bit(c)) add_note(out, "qlora_gptq");
+  if (c.plan.zero == 3 && bnb_4bit(c)) add_note(out, "bnb_zero3");
+  if (c.s.engine == Engine::Fsdp) add_note(out, "fsdp_as_zero", {{"zero", c.plan.zero}});
+  if (c.s.engine == Engine::Megatron) add_note(out, "megatron_as_deepspeed");
+  add_note(out, "dataset_placeholders");
+  add_note(out, "train_py");
   if (c.multi_node()) {
-    add_note(out, "node_rank", {{"last_rank", c.plan.instances - 1}, {"slots", c.nproc_per_node}},
-             cat({"on every node set NODE_RANK (0 to ", c.plan.instances - 1,
-                  ") and MASTER_ADDR (node 0's address); "
-                  "the deepspeed hostfile lists one line per node: <address> slots=",
-                  c.nproc_per_node}));
+    add_note(out, "node_rank", {{"last_rank", c.plan.instances - 1}, {"slots", c.nproc_per_node}});
   }
 }
 

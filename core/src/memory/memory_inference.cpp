@@ -195,6 +195,18 @@ double weights_per_gpu(const Scenario& s, WeightFormat format) {
   return (stage_layers * w.per_layer + ends) / tp;
 }
 
+bool online_fp8(const Scenario& s) {
+  return s.task == Task::Inference && (s.engine == Engine::Vllm || s.engine == Engine::Sglang) &&
+         s.weights == WeightFormat::Fp8 && s.checkpoint.stored != WeightFormat::Fp8;
+}
+
+// vLLM's online fp8 (Fp8LinearMethod, process_weights_after_loading) and SGLang's quantize each
+// weight after the checkpoint's 16-bit tensors are loaded: the load holds the stored weights.
+double load_peak_bytes(const Scenario& s, const Gpu* gpu) {
+  if (!online_fp8(s)) return 0;
+  return weights_per_gpu(s, s.checkpoint.stored) + cuda_context_bytes(gpu);
+}
+
 double cuda_context_bytes(const Gpu* gpu) { return gpu ? gpu->cuda_context_bytes : kDefaultContextBytes; }
 
 double runtime_bytes(const Scenario& s, const Gpu* gpu) {

@@ -219,17 +219,13 @@ std::vector<Warning> training_warnings(const Scenario& s) {
   std::vector<Warning> out;
   const Training& t = s.training;
   if (t.zero >= 2 && s.pp > 1) {
-    out.push_back({"zero_with_pipeline", "training.zero",
-                   "DeepSpeed refuses pipeline parallelism with ZeRO stage 2 or 3; use ZeRO-1 with pp > 1"});
+    out.push_back(message_warning("zero_with_pipeline", "training.zero"));
   }
   if (s.engine == Engine::Megatron && t.zero >= 2) {
-    out.push_back({"megatron_zero", "training.zero",
-                   "Megatron-LM shards only optimizer states (distributed optimizer): sized as ZeRO-1"});
+    out.push_back(message_warning("megatron_zero", "training.zero"));
   }
   if (t.zero > 0 && s.dp() == 1 && !t.offload_optimizer && !t.offload_params) {
-    out.push_back(
-        {"zero_without_dp", "training.zero",
-         "ZeRO shards over data-parallel ranks; with one rank (gpus / (tp * pp) = 1) it saves nothing"});
+    out.push_back(message_warning("zero_without_dp", "training.zero"));
   }
   return out;
 }
@@ -243,9 +239,7 @@ void spill_paged_states(const Scenario& s, const Gpu* gpu, MemoryEstimate* m) {
   const double moved = std::min(over, m->breakdown.optimizer);
   m->breakdown.optimizer -= moved;
   m->host_bytes += moved;
-  m->warnings.push_back(
-      {"paged_optimizer_spill", "training.optimizer",
-       "paged optimizer states do not fit beside the rest and are paged to host RAM (slower steps)"});
+  m->warnings.push_back(message_warning("paged_optimizer_spill", "training.optimizer"));
 }
 
 }  // namespace

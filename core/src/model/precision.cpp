@@ -324,15 +324,10 @@ bool computes_natively(WeightFormat f, const std::string& arch) {
   }
 }
 
-std::string format_unsupported_reason(WeightFormat f, const std::string& arch) {
+std::string format_unsupported_kind(WeightFormat f, const std::string& arch) {
   const bool fp_low = f == WeightFormat::Mxfp4 || f == WeightFormat::Nvfp4;
-  if (fp_low && (arch == "volta" || arch == "turing")) {
-    return std::string(to_string(f)) +
-           " weights need compute capability 8.0 or newer (vLLM's Marlin kernels; native from Blackwell)";
-  }
-  if (f == WeightFormat::Nvfp4 && arch.rfind("cdna", 0) == 0) {
-    return "nvfp4 is NVIDIA's format: no AMD kernel runs it (use mxfp4 or fp8)";
-  }
+  if (fp_low && (arch == "volta" || arch == "turing")) return "fp4_old";
+  if (f == WeightFormat::Nvfp4 && arch.rfind("cdna", 0) == 0) return "nvfp4_amd";
   return "";
 }
 

@@ -70,10 +70,10 @@ double linear_bytes_per_weight(const Architecture& arch, WeightFormat f);
 // engines dequantise to 16 bits (weight-only). fp8: Ada, Hopper, Blackwell, CDNA3/4; mxfp4:
 // Blackwell and CDNA4; nvfp4: Blackwell only.
 bool computes_natively(WeightFormat f, const std::string& arch);
-// Why no engine kernel runs `f` on `arch` ("" when one does): the fp8, mxfp4 and nvfp4 paths
-// of vLLM need compute capability 8.0 (Marlin weight-only below native support); nvfp4 is
-// NVIDIA's format, with no kernel on AMD.
-std::string format_unsupported_reason(WeightFormat f, const std::string& arch);
+// Why no engine kernel runs `f` on `arch`, as the code of its message ("" when one does):
+// "fp4_old", the mxfp4 and nvfp4 paths of vLLM need compute capability 8.0 (Marlin weight-only
+// below native support); "nvfp4_amd", nvfp4 is NVIDIA's format, with no kernel on AMD.
+std::string format_unsupported_kind(WeightFormat f, const std::string& arch);
 
 // KV-cache bytes per token for one sequence, whole model (all layers, all KV heads).
 // MHA/GQA/MQA: 2 * layers * kv_heads * head_dim * bytes; MLA: layers * (kv_lora_rank + rope dim).

@@ -3,30 +3,27 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "base/messages.h"
+#include "catalog/checkpoints.h"
 #include "scenario/engines.h"
 
 namespace gpusizer {
 
 std::string unsupported_reason(const Scenario& s, const Gpu& gpu, std::string* kind) {
-  std::string ignored;
-  std::string& k = kind ? *kind : ignored;
+  std::string k;
   // vLLM's AWQ kernels need compute capability 7.5 (awq.py get_min_capability() = 75), as do
   // AutoAWQ's and TensorRT-LLM's; LMDeploy's TurboMind also runs W4A16 on Volta.
   if (s.weights == WeightFormat::AwqInt4 && gpu.arch == "volta" && s.engine != Engine::Lmdeploy) {
     k = "awq_volta";
-    return "AWQ kernels need compute capability 7.5 or newer; " + gpu.name + " (Volta) has 7.0";
-  }
-  // fp8 weights need Ampere at least (vLLM fp8.py get_min_capability() = 80: Marlin weight-only
-  // dequantisation there, fp8 tensor cores from Ada).
-  if (s.weights == WeightFormat::Fp8 && (gpu.arch == "volta" || gpu.arch == "turing")) {
+  } else if (s.weights == WeightFormat::Fp8 && (gpu.arch == "volta" || gpu.arch == "turing")) {
+    // fp8 weights need Ampere at least (vLLM fp8.py get_min_capability() = 80: Marlin weight-only
+    // dequantisation there, fp8 tensor cores from Ada).
     k = "fp8_old";
-    return "fp8 weights need compute capability 8.0 or newer; " + gpu.name + " is older";
+  } else {
+    k = format_unsupported_kind(s.weights, gpu.arch);  // mxfp4, nvfp4 (precision.h)
   }
-  const std::string format = format_unsupported_reason(s.weights, gpu.arch);  // mxfp4, nvfp4 (precision.h)
-  k = s.weights == WeightFormat::Nvfp4 && gpu.arch.rfind("cdna", 0) == 0 ? "nvfp4_amd" : "fp4_old";
-  if (!format.empty()) return format + "; " + gpu.name + " cannot";
-  k = "";
-  return "";
+  if (kind) *kind = k;
+  return k.empty() ? "" : message_text(k, {{"gpu", gpu.name}, {"weights", to_string(s.weights)}});
 }
 
 std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
@@ -41,17 +38,13 @@ std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
       s.weights == WeightFormat::Bf16 || s.kv_cache == KvFormat::Bf16 ||
       (is_training(s.task) && s.weights != WeightFormat::Fp16 && s.weights != WeightFormat::Fp32);
   if (bf16_used && !gpu.supports_bf16) {
-    out.push_back(
-        {"bf16_unsupported", s.weights == WeightFormat::Bf16 ? "weights" : "kv_cache",
-         gpu.name + " has no native bf16: use fp16 (engines fall back to fp16 or emulate bf16 slowly)",
-         nlohmann::json({{"gpu", gpu.name}})});
+    out.push_back(message_warning(
+        "bf16_unsupported", s.weights == WeightFormat::Bf16 ? "weights" : "kv_cache", {{"gpu", gpu.name}}));
   }
   const bool fp8_used = s.weights == WeightFormat::Fp8 || s.kv_cache == KvFormat::Fp8;
   if (fp8_used && !gpu.supports_fp8) {
-    out.push_back({"fp8_unsupported", s.weights == WeightFormat::Fp8 ? "weights" : "kv_cache",
-                   gpu.name + " has no fp8 tensor cores (Ada, Hopper and later do): fp8 runs as weight-only "
-                              "dequantisation or not at all",
-                   nlohmann::json({{"gpu", gpu.name}})});
+    out.push_back(message_warning("fp8_unsupported", s.weights == WeightFormat::Fp8 ? "weights" : "kv_cache",
+                                  {{"gpu", gpu.name}}));
   }
   return out;
 }
@@ -143,8 +136,17 @@ Estimate estimate(const Scenario& s) {
   const Gpu* gpu = s.gpu ? find_gpu(*s.gpu) : nullptr;
   e.memory = estimate_memory(s, gpu);
   e.warnings.insert(e.warnings.end(), e.memory.warnings.begin(), e.memory.warnings.end());
+  if (online_fp8(s)) {
+    nlohmann::json values = {{"engine", to_string(s.engine)},
+                             {"repo", s.checkpoint.repo},
+                             {"stored", to_string(s.checkpoint.stored)},
+                             {"load_bytes", load_peak_bytes(s, gpu)}};
+    if (const PublishedCheckpoint* p = published_checkpoint_of(s.model.id, WeightFormat::Fp8))
+      values["alternative"] = p->repo;
+    e.warnings.push_back(message_warning("online_fp8_load", "weights", values));
+  }
   if (gpu) {
-    e.gpu = gpu_fit(s, *gpu, e.memory.per_gpu_bytes);
+    e.gpu = gpu_fit(s, *gpu, std::max(e.memory.per_gpu_bytes, load_peak_bytes(s, gpu)));
     e.max = max_fit(s, *gpu);
     const auto caps = capability_warnings(s, *gpu);
     e.warnings.insert(e.warnings.end(), caps.begin(), caps.end());
@@ -170,7 +172,7 @@ std::vector<GpuFitRow> fit_on_each(const Scenario& s) {
   for (const Gpu& gpu : gpu_catalog()) {
     t.gpu = gpu.id;
     const double need = estimate_memory(t, &gpu).per_gpu_bytes;
-    out.push_back({&gpu, need, gpu_fit(t, gpu, need)});
+    out.push_back({&gpu, need, gpu_fit(t, gpu, std::max(need, load_peak_bytes(t, &gpu)))});
   }
   return out;
 }

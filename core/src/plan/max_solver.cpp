@@ -36,7 +36,7 @@ void set_seq_len(Scenario& t, double prompt_share, int64_t seq_len) {
 double usable_bytes(const Scenario& s, const Gpu& gpu) { return (1 - s.headroom) * gpu.memory_bytes; }
 
 bool fits_on(const Scenario& s, const Gpu& gpu, double per_gpu_bytes) {
-  return per_gpu_bytes <= usable_bytes(s, gpu);
+  return std::max(per_gpu_bytes, load_peak_bytes(s, &gpu)) <= usable_bytes(s, gpu);
 }
 
 MaxFit max_fit(const Scenario& s, const Gpu& gpu) {

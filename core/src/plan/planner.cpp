@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "base/format.h"
+#include "base/messages.h"
 #include "plan/estimate.h"
 #include "scenario/engines.h"
 
@@ -107,7 +108,7 @@ double per_gpu_bytes(Search& z, const Config& c, const Gpu& gpu) {
     const double bytes = estimate_memory(t, nullptr).per_gpu_bytes - runtime_bytes(t, nullptr);
     it = z.memory_less_runtime.emplace(key_of(c), bytes).first;
   }
-  return it->second + runtime_bytes(z.base, &gpu);
+  return std::max(it->second + runtime_bytes(z.base, &gpu), load_peak_bytes(at(z, c), &gpu));
 }
 
 bool fits(Search& z, const Config& c, const Gpu& gpu) {
@@ -348,26 +349,20 @@ PlanLinks plan_links(const Search& z, const Instance& i, const Config& c) {
 void add_plan_warnings(const Search& z, Plan& p) {
   const Instance& i = *p.instance;
   if (p.links.spans_instances && i.rdma.empty()) {
-    p.warnings.push_back(
-        {"no_rdma", "gpus",
-         "the plan crosses " + std::to_string(p.instances) + " instances over TCP (" +
-             fixed(i.network_gbps, 0) +
-             " Gbit/s, no RDMA): expect collectives several times slower than over InfiniBand/RoCE/EFA",
-         nlohmann::json({{"instances", p.instances}, {"gbps", i.network_gbps}})});
+    p.warnings.push_back(message_warning("no_rdma", "gpus",
+                                         {{"instances", p.instances}, {"gbps", i.network_gbps}},
+                                         {{"network", fixed(i.network_gbps, 0)}}));
   }
   if (p.links.spans_instances && is_training(z.s.task) && i.network_gbps < kZeroNetworkGbps) {
     p.warnings.push_back(
-        {"slow_network", "training.zero",
-         "ZeRO-" + std::to_string(p.zero) + " across instances with " + fixed(i.network_gbps, 0) +
-             " Gbit/s between them: below the 100 Gbit/s that multi-node ZeRO needs",
-         nlohmann::json({{"zero", p.zero}, {"gbps", i.network_gbps}, {"min_gbps", kZeroNetworkGbps}})});
+        message_warning("slow_network", "training.zero",
+                        {{"zero", p.zero}, {"gbps", i.network_gbps}, {"min_gbps", kZeroNetworkGbps}},
+                        {{"network", fixed(i.network_gbps, 0)}, {"min", fixed(kZeroNetworkGbps, 0)}}));
   }
   if (const auto age = price_age_days(z.s, i); age && *age > kStalePriceDays) {
     p.warnings.push_back(
-        {"price_stale", "pricing.overrides",
-         "the price of " + i.instance + " dates from " + i.price_date + " (" + std::to_string(*age / 30) +
-             " months ago): check it or override it",
-         nlohmann::json({{"instance", i.instance}, {"date", i.price_date}, {"months", *age / 30}})});
+        message_warning("price_stale", "pricing.overrides",
+                        {{"instance", i.instance}, {"date", i.price_date}, {"months", *age / 30}}));
   }
 }
 
@@ -469,9 +464,8 @@ Plan make_plan(Search& z, const Instance& instance, const Gpu& gpu, const Config
       p.price_per_hour = p.load->price_per_hour;
       p.links = plan_links(z, instance, {c.tp, c.pp, 0, p.gpus});
     } else {
-      p.warnings.push_back({"latency_target_unmet", "load",
-                            "even one sequence per replica misses the latency target on " + gpu.id,
-                            nlohmann::json({{"gpu", gpu.name}})});
+      p.warnings.push_back(
+          message_warning("latency_target_unmet", "load", {{"gpu", gpu.name}}, {{"gpu_id", gpu.id}}));
     }
   }
   add_plan_warnings(z, p);
@@ -513,30 +507,24 @@ std::string layout_text(const Search& z, const Config& c) {
 
 std::string reason_for(const Search& z, const Plan& p, const Gpu& gpu, nlohmann::json* values) {
   *values = nlohmann::json({{"gpu", gpu.name}, {"headroom", z.s.headroom}});
-  std::string r = "needs " + gib(p.per_gpu_bytes) + " per GPU at " +
-                  layout_text(z, {p.tp, p.pp, p.zero, p.gpus}) + "; " + gpu.id + " has " +
-                  gib(p.usable_bytes) + " usable (" +
-                  std::to_string(static_cast<int>(std::lround(z.s.headroom * 100))) + " % headroom kept)";
+  nlohmann::json text = {{"per_gpu", gib(p.per_gpu_bytes)},
+                         {"layout", layout_text(z, {p.tp, p.pp, p.zero, p.gpus})},
+                         {"gpu_id", gpu.id},
+                         {"usable", gib(p.usable_bytes)},
+                         {"headroom_pct", std::lround(z.s.headroom * 100)}};
   if (!can_span(z, *p.instance) && p.gpus >= p.instance->gpus) {
-    (*values)["span"] = !p.instance->cluster                      ? "no_cluster"
-                        : p.instance->network_gbps < kSpanMinGbps ? "slow_network"
-                                                                  : "single_machine";
+    const std::string span = !p.instance->cluster                      ? "no_cluster"
+                             : p.instance->network_gbps < kSpanMinGbps ? "slow_network"
+                                                                       : "single_machine";
+    (*values)["span"] = span;
     (*values)["instance"] = p.instance->instance;
     (*values)["network_gbps"] = p.instance->network_gbps;
     (*values)["engine"] = to_string(z.s.engine);
-    r += "; no layout across several " + p.instance->instance + " is planned (" +
-         (!p.instance->cluster ? std::string("the provider offers no cluster network for it")
-          : p.instance->network_gbps < kSpanMinGbps
-              ? "its " + fixed(p.instance->network_gbps, 0) +
-                    " Gbit/s network is below the 100 Gbit/s a cross-instance layout needs"
-              : std::string("engine ") + to_string(z.s.engine) + " runs on one machine") +
-         ")";
+    if (span == "slow_network") text["network"] = fixed(p.instance->network_gbps, 0);
+    text["one_machine"] = span == "single_machine";
   }
-  if (z.s.filters.max_gpus) {
-    r += "; max_gpus is " + std::to_string(*z.s.filters.max_gpus);
-    (*values)["max_gpus"] = *z.s.filters.max_gpus;
-  }
-  return r;
+  if (z.s.filters.max_gpus) (*values)["max_gpus"] = *z.s.filters.max_gpus;
+  return message_text("too_large", *values, text);
 }
 
 // The layout to show when none can be planned (max_gpus below one replica, or the scenario's
@@ -576,26 +564,17 @@ Plan instance_plan(Search& z, const Instance& instance, bool explain) {
     best->reason_code = "too_large";
   }
   if (configs.empty()) {
-    not_runnable(
-        *best, !explain ? std::string()
-                        : "no layout of " +
-                              (z.s.gpus_set ? std::to_string(z.s.gpus) + " GPUs" : std::string("this size")) +
-                              " can run on " + instance.instance + " (" + std::to_string(instance.gpus) +
-                              " GPUs per instance" + (instance.cluster ? "" : ", no cluster network") +
-                              "; engine " + to_string(z.s.engine) +
-                              (z.caps.multi_node ? "" : " runs on one machine") + ")");
+    nlohmann::json values = {{"instance", instance.instance},
+                             {"per_instance", instance.gpus},
+                             {"cluster", instance.cluster},
+                             {"engine", to_string(z.s.engine)},
+                             {"multi_node", z.caps.multi_node}};
+    if (z.s.gpus_set) values["gpus"] = z.s.gpus;
+    if (z.s.filters.max_gpus) values["max_gpus"] = *z.s.filters.max_gpus;
+    not_runnable(*best, explain ? message_text("no_layout", values) : std::string());
     if (explain) {
       best->reason_code = "no_layout";
-      best->reason_values = nlohmann::json({{"instance", instance.instance},
-                                            {"per_instance", instance.gpus},
-                                            {"cluster", instance.cluster},
-                                            {"engine", to_string(z.s.engine)},
-                                            {"multi_node", z.caps.multi_node}});
-      if (z.s.gpus_set) best->reason_values["gpus"] = z.s.gpus;
-      if (z.s.filters.max_gpus) {
-        best->reason += "; max_gpus is " + std::to_string(*z.s.filters.max_gpus);
-        best->reason_values["max_gpus"] = *z.s.filters.max_gpus;
-      }
+      best->reason_values = std::move(values);
     }
   }
   std::string kind;
@@ -665,9 +644,11 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
     out.per_gpu_bytes = per_gpu_bytes(z, *shown, gpu);
   }
   if (!out.fits) {
-    out.reason = shown ? "needs " + gib(out.per_gpu_bytes) + " per GPU even at " + layout_text(z, *shown) +
-                             "; " + gib(out.usable_bytes) + " usable"
-                       : "no layout within max_gpus";
+    out.reason = shown ? message_text("too_large", nlohmann::json::object(),
+                                      {{"per_gpu", gib(out.per_gpu_bytes)},
+                                       {"layout", layout_text(z, *shown)},
+                                       {"usable", gib(out.usable_bytes)}})
+                       : message_text("no_layout", nlohmann::json::object());
     out.reason_code = shown ? "too_large" : "no_layout";
   }
   std::string kind;

@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "base/json_reader.h"
+#include "base/messages.h"
 #include "catalog/catalog.h"
 #include "model/architecture.h"
 #include "model/precision.h"
@@ -263,12 +264,13 @@ json cell(const Scenario& column, const std::string& model, const std::string& w
   try {
     Scenario s = column;
     s.model = *find_preset(model);
+    s.checkpoint = preset_checkpoint(s.model, s.weights);
     s.model_input = model;
     validate_scenario(s);
     const std::optional<Plan> best = best_plan(s);
     if (!best) {
       c["fits"] = false;
-      c["reason"] = "no instance passes the filters";
+      c["reason"] = message_text("no_instance", json::object());
       c["reason_code"] = "no_instance";
       return c;
     }
@@ -282,7 +284,7 @@ json cell(const Scenario& column, const std::string& model, const std::string& w
     if (p.fits)
       c["measure"] = measure_of(p);
     else {
-      c["reason"] = "no instance fits; closest: " + p.reason;
+      c["reason"] = message_text("none_fits", json::object(), {{"closest", p.reason}});
       c["reason_code"] = "none_fits";
     }
     c["note"] = note_of(s, p);

@@ -73,34 +73,20 @@ std::vector<Warning> workload_warnings(const Scenario& s) {
   // ships it so: Llama 3.1's 131072); beyond it the model was never trained.
   if (positions > 0 && s.seq_len > positions) {
     out.push_back(
-        {"context_beyond_model", "seq_len",
-         "seq_len " + std::to_string(s.seq_len) + " is beyond the " + std::to_string(positions) +
-             " positions " + s.model.name +
-             " supports (max_position_embeddings); quality degrades and engines refuse it unless "
-             "rope scaling extends it",
-         nlohmann::json({{"seq_len", s.seq_len}, {"positions", positions}, {"model", s.model.name}})});
+        message_warning("context_beyond_model", "seq_len",
+                        {{"seq_len", s.seq_len}, {"positions", positions}, {"model", s.model.name}}));
   }
   const EngineCaps caps = engine_caps(s.engine);
   if (!is_training(s.task) && caps.max_batch > 0 && s.batch > caps.max_batch) {
-    out.push_back(
-        {"batch_beyond_engine", "batch",
-         std::string(to_string(s.engine)) + " runs at most " + std::to_string(caps.max_batch) +
-             " sequences at once by default (max_num_seqs / max batch size): raise it explicitly or expect "
-             "queueing",
-         nlohmann::json(
-             {{"engine", to_string(s.engine)}, {"max_batch", caps.max_batch}, {"batch", s.batch}})});
+    out.push_back(message_warning(
+        "batch_beyond_engine", "batch",
+        {{"engine", to_string(s.engine)}, {"max_batch", caps.max_batch}, {"batch", s.batch}}));
   }
   if (s.tp > 1 && !caps.tensor_parallel) {
-    out.push_back({"engine_no_tp", "tp",
-                   std::string("engine ") + to_string(s.engine) + " has no tensor parallelism: tp " +
-                       std::to_string(s.tp) + " cannot be launched with it",
-                   nlohmann::json({{"engine", to_string(s.engine)}, {"tp", s.tp}})});
+    out.push_back(message_warning("engine_no_tp", "tp", {{"engine", to_string(s.engine)}, {"tp", s.tp}}));
   }
   if (s.pp > 1 && !caps.pipeline_parallel) {
-    out.push_back({"engine_no_pp", "pp",
-                   std::string("engine ") + to_string(s.engine) + " has no pipeline parallelism: pp " +
-                       std::to_string(s.pp) + " cannot be launched with it",
-                   nlohmann::json({{"engine", to_string(s.engine)}, {"pp", s.pp}})});
+    out.push_back(message_warning("engine_no_pp", "pp", {{"engine", to_string(s.engine)}, {"pp", s.pp}}));
   }
   return out;
 }

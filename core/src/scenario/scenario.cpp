@@ -5,7 +5,9 @@
 
 #include "base/error.h"
 #include "base/json_reader.h"
+#include "base/messages.h"
 #include "catalog/catalog.h"
+#include "catalog/checkpoints.h"
 #include "catalog/model_names.h"
 #include "scenario/engine_options_parse.h"
 
@@ -20,6 +22,12 @@ Warning::Warning(std::string code_, std::string field_, std::string message_, nl
       field(std::move(field_)),
       message(std::move(message_)),
       values(std::move(values_)) {}
+
+Warning message_warning(const char* code, std::string field, nlohmann::json values,
+                        const nlohmann::json& text) {
+  std::string english = message_text(code, values, text);
+  return Warning(code, std::move(field), std::move(english), std::move(values));
+}
 
 namespace {
 
@@ -96,13 +104,10 @@ Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnin
     const ModelNameMatch match =
         resolve_model_name(m.get<std::string>(), "model");  // aliases, Hub ids, "did you mean"
     if (match.matched_by != "id") {
-      warnings->push_back(
-          {"model_name_resolved", "model",
-           "\"" + m.get<std::string>() + "\" was read as preset \"" + match.preset->id + "\"" +
-               (match.has_weights ? std::string(" with ") + to_string(match.weights) + " weights" : ""),
-           nlohmann::json({{"name", m.get<std::string>()},
-                           {"preset", match.preset->id},
-                           {"weights", match.has_weights ? to_string(match.weights) : ""}})});
+      warnings->push_back(message_warning("model_name_resolved", "model",
+                                          {{"name", m.get<std::string>()},
+                                           {"preset", match.preset->id},
+                                           {"weights", match.has_weights ? to_string(match.weights) : ""}}));
     }
     *name = match;
     return *match.preset;
@@ -123,9 +128,7 @@ Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnin
     if (m.size() != 1) throw_error("model", "model_one_key", {{"key", "params"}});
     JsonReader r(m, "model");
     const double params = *r.number("params", 1e6, 1e14, false);  // 1M to 100T parameters
-    warnings->push_back({"params_only_model", "model.params",
-                         "the architecture was derived from the parameter count alone; "
-                         "give a preset or a config.json for exact KV-cache and activation sizes"});
+    warnings->push_back(message_warning("params_only_model", "model.params"));
     Architecture arch = from_param_count(params);
     validate_architecture(arch, "model.params");
     return arch;
@@ -133,6 +136,100 @@ Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnin
   Architecture arch = from_explicit_fields(m);
   validate_architecture(arch, "model");
   return arch;
+}
+
+bool is_16bit(WeightFormat f) {
+  return f == WeightFormat::Bf16 || f == WeightFormat::Fp16 || f == WeightFormat::Fp32;
+}
+
+// Formats an engine makes from 16-bit weights while it loads them: vLLM's and SGLang's online
+// fp8, bitsandbytes int8/int4/nf4, and the 16-bit dtypes themselves. AWQ, GPTQ, GGUF, MXFP4 and
+// NVFP4 weights exist only as checkpoints quantized beforehand.
+bool converted_on_load(WeightFormat f) {
+  return is_16bit(f) || f == WeightFormat::Fp8 || f == WeightFormat::Int8 || f == WeightFormat::Int4 ||
+         f == WeightFormat::Nf4;
+}
+
+std::string lower_case(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return text;
+}
+
+// The variant a repository name shows ("-Instruct", "-Chat", "-it", "-Distill-"); "" when none.
+std::string variant_of(const std::string& repo) {
+  const std::string n = lower_case(repo);
+  if (n.find("distill") != std::string::npos) return "distill";
+  if (n.find("instruct") != std::string::npos || n.find("-it") != std::string::npos) return "instruct";
+  if (n.find("chat") != std::string::npos) return "chat";
+  if (n.find("coder") != std::string::npos) return "coder";
+  if (n.find("base") != std::string::npos) return "base";
+  return "";
+}
+
+void take_published(const PublishedCheckpoint& p, Checkpoint* c) {
+  c->repo = p.repo;
+  c->listed = true;
+  c->variant = p.variant;
+  c->stored = p.weights;
+  c->gguf_file = p.gguf_file;
+}
+
+// The checkpoint the model names (checkpoint.h) and whether `weights` can be loaded from it.
+void resolve_checkpoint(const ModelNameMatch& name, const std::optional<WeightFormat>& weights, Scenario* s) {
+  Checkpoint& c = s->checkpoint;
+  const Architecture& a = s->model;
+  WeightFormat released = WeightFormat::Bf16;
+  const bool low_bit_release =
+      !a.checkpoint_weights.empty() && parse_weight_format(a.checkpoint_weights, &released);
+  if (!s->model_input.is_string()) {
+    // A config.json names its format (quantization_config); a parameter count or fields have none.
+    if (name.has_weights) c.stored = name.weights;
+    return;
+  }
+  c.named = !name.hub_id.empty();
+  c.repo = c.named ? name.hub_id : a.hf_repo;
+  if (const PublishedCheckpoint* p = find_published_checkpoint(c.repo, weights)) {
+    take_published(*p, &c);
+    c.repo = c.named ? name.hub_id : p->repo;  // kept as the user wrote it
+  } else {
+    c.variant = variant_of(c.repo);
+    if (name.has_weights && name.weights_token != "checkpoint") {
+      c.stored = name.weights;  // "-AWQ", "-GPTQ-Int8", "-FP8", "Q4_K_M" in the name
+    } else if (low_bit_release) {
+      const bool own = lower_case(c.repo) == lower_case(a.hf_repo);
+      if (c.named && !own && !weights) {
+        throw_error("model", "checkpoint_format_unknown",
+                    {{"repo", c.repo}, {"preset", a.id}, {"released", to_string(released)}});
+      }
+      c.stored = own ? released : weights.value_or(released);
+    }
+  }
+  if (!weights || *weights == c.stored) return;
+  if (!c.named) {
+    // A preset asked for a format it is published in: that checkpoint, not a conversion.
+    if (const PublishedCheckpoint* p = published_checkpoint_of(a.id, *weights)) {
+      c.preset_repo = c.repo;
+      take_published(*p, &c);
+      return;
+    }
+    // No published checkpoint in that format: converted on load where an engine does it, else
+    // a checkpoint quantized beforehand that the launch leaves as a placeholder (its notes say so).
+    if (!is_16bit(c.stored) || !converted_on_load(*weights)) {
+      c.preset_repo = c.repo;
+      c.repo.clear();
+      c.listed = false;
+      c.gguf_file.clear();
+    }
+    return;
+  }
+  if (!is_16bit(c.stored) || !converted_on_load(*weights)) {
+    const PublishedCheckpoint* other = published_checkpoint_of(a.id, *weights);
+    nlohmann::json values = {
+        {"repo", c.repo}, {"stored", to_string(c.stored)}, {"weights", to_string(*weights)}};
+    if (other) values["alternative"] = other->repo;
+    throw_error("weights", "checkpoint_weights", values);
+  }
 }
 
 void parse_training(JsonReader& top, Scenario* s) {
@@ -240,9 +337,7 @@ void warn_unknown_overrides(Scenario* s) {
         std::any_of(custom.begin(), custom.end(), named)) {
       continue;
     }
-    s->warnings.push_back({"unknown_override", "pricing.overrides." + id,
-                           "no catalog or custom instance type \"" + id + "\": its price is not used",
-                           nlohmann::json({{"instance", id}})});
+    s->warnings.push_back(message_warning("unknown_override", "pricing.overrides." + id, {{"instance", id}}));
   }
 }
 
@@ -363,6 +458,19 @@ const char* to_string(Checkpointing c) { return name_of(kCheckpointing, c); }
 const char* to_string(LoraTargets t) { return name_of(kLoraTargets, t); }
 bool is_training(Task t) { return t != Task::Inference; }
 
+Checkpoint preset_checkpoint(const Architecture& a, WeightFormat weights) {
+  Checkpoint c;
+  c.repo = a.hf_repo;
+  if (!a.checkpoint_weights.empty()) parse_weight_format(a.checkpoint_weights, &c.stored);
+  if (const PublishedCheckpoint* p = find_published_checkpoint(c.repo)) take_published(*p, &c);
+  if (weights == c.stored) return c;
+  if (const PublishedCheckpoint* p = published_checkpoint_of(a.id, weights)) {
+    c.preset_repo = c.repo;
+    take_published(*p, &c);
+  }
+  return c;
+}
+
 Scenario parse_scenario(const nlohmann::json& input) {
   JsonReader r(input, "");
   Scenario s;
@@ -383,12 +491,20 @@ Scenario parse_scenario(const nlohmann::json& input) {
     throw_error("engine", "engine_training", {{"engine", to_string(s.engine)}});
   }
   s.weights = s.task == Task::Qlora ? WeightFormat::Nf4 : WeightFormat::Bf16;
+  std::optional<WeightFormat> weights;
   if (auto v = r.choice("weights", weight_format_ids())) {
-    parse_weight_format(*v, &s.weights);
-  } else if (name_match.has_weights && (!training || name_match.weights_token != "checkpoint")) {
-    // "Qwen/Qwen2.5-72B-Instruct-AWQ": that checkpoint's format; a preset released in a
-    // low-bit format (gpt-oss: mxfp4) serves in it, and trains from 16-bit weights.
-    s.weights = name_match.weights;
+    WeightFormat w = WeightFormat::Bf16;
+    parse_weight_format(*v, &w);
+    weights = w;
+  }
+  resolve_checkpoint(name_match, weights, &s);
+  if (weights) {
+    s.weights = *weights;
+  } else if (!training ? !is_16bit(s.checkpoint.stored)
+                       : name_match.has_weights && name_match.weights_token != "checkpoint") {
+    // "Qwen/Qwen2.5-72B-Instruct-AWQ": that checkpoint's format; a checkpoint stored in a
+    // low-bit format (gpt-oss: mxfp4, DeepSeek-R1: fp8) serves in it, and trains from 16-bit weights.
+    s.weights = s.checkpoint.stored;
   }
   if (auto v = r.choice("kv_cache", kv_format_ids())) parse_kv_format(*v, &s.kv_cache);
   if (auto v = r.integer("batch", 1, kMaxBatch)) s.batch = *v;

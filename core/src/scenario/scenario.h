@@ -44,6 +44,11 @@ struct Warning {
   nlohmann::json values = nlohmann::json::object();  // the figures and names the text embeds (docs/errors.md)
 };
 
+// The warning or note of message `code` (base/messages.h) about `field`: its English filled from
+// `values` and the values of the text alone, `text`.
+Warning message_warning(const char* code, std::string field, nlohmann::json values = nlohmann::json::object(),
+                        const nlohmann::json& text = nlohmann::json::object());
+
 struct Training {
   Optimizer optimizer = Optimizer::Adamw;
   bool master_weights = true;
@@ -85,8 +90,21 @@ struct Load {
   std::optional<double> tpot_s;  // time per output token target
 };
 
+// The checkpoint a scenario sizes and launches: the Hub repository the user named, kept as
+// written, or the preset's own, with the format its weights are stored in (docs/scenario.md).
+struct Checkpoint {
+  std::string repo;     // "" for a pasted config.json or a parameter count (no Hub id)
+  std::string variant;  // "base", "instruct", "chat", "distill", "reasoning", "coder"; "" unknown
+  WeightFormat stored = WeightFormat::Bf16;  // the format of its weights
+  bool named = false;                        // the user named this repository (a Hub id)
+  bool listed = false;                       // a published checkpoint of core/data/checkpoints.json
+  std::string gguf_file;                     // a GGUF repository's file of the stored format
+  std::string preset_repo;  // the preset's repository when `weights` chose another published checkpoint
+};
+
 struct Scenario {
   Architecture model;
+  Checkpoint checkpoint;
   nlohmann::json model_input;  // the model as given (preset id or object), for round trips
   Task task = Task::Inference;
   Engine engine = Engine::Vllm;
@@ -115,6 +133,10 @@ struct Scenario {
 
   int64_t dp() const { return gpus / (tp * pp); }
 };
+
+// The checkpoint of preset `a` served or trained in `weights`: its published checkpoint in that
+// format where there is one (core/data/checkpoints.json), else its own repository.
+Checkpoint preset_checkpoint(const Architecture& a, WeightFormat weights);
 
 // The ids each choice of a scenario takes, for the page's selects (catalog_json):
 // {"tasks", "engines": {"inference", "training"}, "optimizers", "checkpointing", "lora_targets",

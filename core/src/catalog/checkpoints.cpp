@@ -1,0 +1,103 @@
+#include "catalog/checkpoints.h"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "base/json_reader.h"
+#include "catalog/embedded.h"
+
+namespace gpusizer {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+struct Data {
+  std::vector<PublishedCheckpoint> checkpoints;
+  std::vector<ModelLaunchFacts> facts;
+};
+
+PublishedCheckpoint read_checkpoint(const nlohmann::json& j, const std::string& field) {
+  PublishedCheckpoint c;
+  c.preset = j.at("preset").get<std::string>();
+  c.repo = j.at("repo").get<std::string>();
+  c.variant = j.at("variant").get<std::string>();
+  c.source = j.at("source").get<std::string>();
+  if (!parse_weight_format(j.at("weights").get<std::string>(), &c.weights))
+    throw std::logic_error(field + ".weights: no weight format of that id (core/data/checkpoints.json)");
+  const nlohmann::json& q = j.at("quant");
+  if (q.is_object()) {
+    c.block_scaled = q.contains("block") && q.at("block").is_array();
+    if (q.contains("file") && q.at("file").is_string()) c.gguf_file = q.at("file").get<std::string>();
+  }
+  if (j.contains("total_size_bytes") && j.at("total_size_bytes").is_number())
+    c.total_size_bytes = j.at("total_size_bytes").get<double>();
+  return c;
+}
+
+ModelLaunchFacts read_facts(const nlohmann::json& j) {
+  ModelLaunchFacts f;
+  f.preset = j.at("preset").get<std::string>();
+  f.trust_remote_code = j.value("trust_remote_code", false);
+  f.source = j.at("source").get<std::string>();
+  if (j.contains("rope_scaling") && j.at("rope_scaling").is_object()) {
+    const nlohmann::json& r = j.at("rope_scaling");
+    f.rope_scaling = RopeScaling{r.at("type").get<std::string>(), r.at("factor").get<double>(),
+                                 r.at("original_max_position_embeddings").get<int64_t>()};
+  }
+  return f;
+}
+
+const Data& data() {
+  static const Data d = [] {
+    const nlohmann::json all = parse_json(embedded::checkpoints_json);
+    Data out;
+    const nlohmann::json& list = all.at("checkpoints");
+    for (size_t i = 0; i < list.size(); ++i)
+      out.checkpoints.push_back(read_checkpoint(list[i], "checkpoints.json[" + std::to_string(i) + "]"));
+    for (const nlohmann::json& m : all.at("models")) out.facts.push_back(read_facts(m));
+    return out;
+  }();
+  return d;
+}
+
+}  // namespace
+
+const std::vector<PublishedCheckpoint>& published_checkpoints() { return data().checkpoints; }
+
+const PublishedCheckpoint* find_published_checkpoint(const std::string& repo,
+                                                     std::optional<WeightFormat> format) {
+  const std::string key = lower(repo);
+  const PublishedCheckpoint* first = nullptr;
+  for (const PublishedCheckpoint& c : published_checkpoints()) {
+    if (lower(c.repo) != key) continue;
+    if (format && c.weights == *format) return &c;
+    if (!first) first = &c;
+  }
+  return first;
+}
+
+const PublishedCheckpoint* published_checkpoint_of(const std::string& preset, WeightFormat format) {
+  const PublishedCheckpoint* found = nullptr;
+  for (const PublishedCheckpoint& c : published_checkpoints()) {
+    if (c.preset != preset || c.weights != format) continue;
+    if (c.variant == "instruct" || c.variant == "chat") return &c;
+    if (!found) found = &c;
+  }
+  return found;
+}
+
+const ModelLaunchFacts* model_launch_facts(const std::string& preset) {
+  for (const ModelLaunchFacts& f : data().facts) {
+    if (f.preset == preset) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace gpusizer
