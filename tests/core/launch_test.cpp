@@ -147,9 +147,21 @@ TEST_CASE("SGLang, LMDeploy, TensorRT-LLM and llama.cpp lines for their own plan
           0) == 0);
   const Estimate e = estimate(parse_scenario(json::parse(
       R"({"model":"qwen2.5-72b","weights":"awq-int4","engine":"sglang","batch":8,"seq_len":8192,"gpu":"a100-80gb","gpus":2,"tp":2})")));
-  CHECK(sglang.find("--mem-fraction-static " +
-                    fraction(e.memory.breakdown.weights + e.memory.breakdown.kv_cache, "a100-80gb")) !=
-        std::string::npos);
+  // The weights and the KV cache of 8 x 8192 tokens fit SGLang's own fraction for an 80 GB card
+  // at tp 2 (server_args.py _handle_gpu_memory_settings: reserved 512 + 8192 x 1.5 + 256 x 2 +
+  // 2 / 8 x 1024 MiB): the command leaves it to SGLang, and the note says what it leaves.
+  const double mib = find_gpu("a100-80gb")->memory_bytes / (1024.0 * 1024.0);
+  const double own = std::round((mib - (512 + 8192 * 1.5 + 256 * 2 + 2.0 / 8 * 1024)) / mib * 1000) / 1000;
+  CHECK((e.memory.breakdown.weights + e.memory.breakdown.kv_cache) / find_gpu("a100-80gb")->memory_bytes <
+        own);
+  CHECK(sglang.find("--mem-fraction-static") == std::string::npos);
+  char own_text[16];
+  std::snprintf(own_text, sizeof own_text, "%.3f", own);
+  CHECK(sg["notes"].dump().find(std::string("its own mem_fraction_static ") + own_text) != std::string::npos);
+  // A KV cache beyond it: the fraction the estimate needs, set explicitly.
+  const json big = launch(
+      R"({"model":"qwen2.5-72b","weights":"awq-int4","engine":"sglang","batch":64,"seq_len":8192,"gpu":"a100-80gb","gpus":2,"tp":2})");
+  CHECK(text(big, "sglang").find("--mem-fraction-static") != std::string::npos);
   CHECK(sglang.find("--context-length 8192 \\\n  --max-running-requests 8") != std::string::npos);
   CHECK(sglang.find("--quantization awq") != std::string::npos);
   CHECK(sg["commands"].size() == 1);
@@ -255,22 +267,27 @@ TEST_CASE("ZeRO-3 full fine-tune on two 8-GPU nodes: multi-node lines and ds_con
   CHECK(out["plan"]["source"] == "explicit");
   const json ds = json::parse(text(out, "deepspeed", "json"));
   CHECK(ds["zero_optimization"]["stage"] == 3);
-  CHECK(ds["train_micro_batch_size_per_gpu"] == 1);
-  CHECK(ds["gradient_accumulation_steps"] == 8);
-  CHECK(ds["train_batch_size"] == 1 * 8 * 16);
-  CHECK(ds["bf16"]["enabled"] == true);
+  // The HF Trainer fills "auto" from its own arguments and refuses fixed values that differ.
+  CHECK(ds["train_micro_batch_size_per_gpu"] == "auto");
+  CHECK(ds["gradient_accumulation_steps"] == "auto");
+  CHECK(ds["train_batch_size"] == "auto");
+  CHECK(ds["bf16"]["enabled"] == "auto");
   CHECK_FALSE(ds.contains("fp16"));
   CHECK(ds["zero_optimization"]["offload_optimizer"] == json({{"device", "cpu"}, {"pin_memory", true}}));
   CHECK(ds["zero_optimization"]["offload_param"] == json({{"device", "cpu"}, {"pin_memory", true}}));
   CHECK(text(out, "torchrun") ==
         "torchrun \\\n  --nnodes 2 \\\n  --nproc_per_node 8 \\\n  --node_rank $NODE_RANK \\\n  --master_addr "
         "$MASTER_ADDR \\\n"
-        "  --master_port 29500 \\\n  train.py \\\n  --deepspeed ds_config.json\n");
+        "  --master_port 29500 \\\n  train.py \\\n  --deepspeed ds_config.json \\\n"
+        "  --per_device_train_batch_size 1 \\\n  --gradient_accumulation_steps 8 \\\n  --bf16 true \\\n"
+        "  --max_grad_norm 1.0 \\\n  --gradient_checkpointing true \\\n  --learning_rate 1.0e-5\n");
   CHECK(text(out, "deepspeed") ==
         "deepspeed \\\n  --hostfile hostfile \\\n  --num_nodes 2 \\\n  --num_gpus 8 \\\n  --node_rank "
         "$NODE_RANK \\\n"
         "  --master_addr $MASTER_ADDR \\\n  --master_port 29500 \\\n  --no_ssh \\\n  train.py \\\n  "
-        "--deepspeed ds_config.json\n");
+        "--deepspeed ds_config.json \\\n"
+        "  --per_device_train_batch_size 1 \\\n  --gradient_accumulation_steps 8 \\\n  --bf16 true \\\n"
+        "  --max_grad_norm 1.0 \\\n  --gradient_checkpointing true \\\n  --learning_rate 1.0e-5\n");
   const std::string swift = text(out, "ms-swift");
   CHECK(swift.rfind("NNODES=2 NODE_RANK=$NODE_RANK MASTER_ADDR=$MASTER_ADDR MASTER_PORT=29500 "
                     "NPROC_PER_NODE=8 \\\nswift sft",
@@ -305,7 +322,7 @@ TEST_CASE("Cards without bf16 get float16 and a warning", "[launch]") {
   CHECK(has_warning(train, "launch_fp16"));
   const json ds = json::parse(text(train, "deepspeed", "json"));
   CHECK_FALSE(ds.contains("bf16"));
-  CHECK(ds["fp16"] == json({{"enabled", true},
+  CHECK(ds["fp16"] == json({{"enabled", "auto"},
                             {"loss_scale", 0},
                             {"loss_scale_window", 1000},
                             {"initial_scale_power", 16},
@@ -462,10 +479,13 @@ const std::map<std::string, std::set<std::string>>& known_flags() {
        {"-m", "-hf", "-c", "-np", "-ngl", "--split-mode", "-fa", "--cache-type-k", "--cache-type-v",
         "--rope-scaling", "--rope-scale", "--yarn-orig-ctx"}},
       {"torchrun",
-       {"--nnodes", "--nproc_per_node", "--node_rank", "--master_addr", "--master_port", "--deepspeed"}},
+       {"--nnodes", "--nproc_per_node", "--node_rank", "--master_addr", "--master_port", "--deepspeed",
+        "--per_device_train_batch_size", "--gradient_accumulation_steps", "--bf16", "--fp16",
+        "--max_grad_norm", "--gradient_checkpointing", "--learning_rate", "--optim"}},
       {"deepspeed",
        {"--hostfile", "--num_nodes", "--num_gpus", "--node_rank", "--master_addr", "--master_port",
-        "--no_ssh", "--deepspeed"}},
+        "--no_ssh", "--deepspeed", "--per_device_train_batch_size", "--gradient_accumulation_steps", "--bf16",
+        "--fp16", "--max_grad_norm", "--gradient_checkpointing", "--learning_rate", "--optim"}},
       {"llamafactory-cli", {}},
   };
   return flags;
@@ -585,13 +605,12 @@ void check_training(const Scenario& s, const Plan& plan, const json& out) {
     const std::string text = cmd["text"];
     INFO(text);
     if (cmd["kind"] == "json") {
-      // DeepSpeed's own assertion: train_batch_size == micro x accumulation x world size / (tp x pp).
+      // Every command runs the HF Trainer, which fills the batch figures ("auto") from its own
+      // arguments; DeepSpeed then checks train_batch_size == micro x accumulation x world size.
       const json ds = json::parse(text);
-      const int64_t micro = ds["train_micro_batch_size_per_gpu"], accum = ds["gradient_accumulation_steps"];
-      CHECK(ds["train_batch_size"] == micro * accum * (world / (plan.tp * plan.pp)));
-      CHECK(ds["train_batch_size"] ==
-            micro * accum * world);  // the HF Trainer runs DeepSpeed without model parallelism
-      CHECK(micro == s.batch);
+      CHECK(ds["train_micro_batch_size_per_gpu"] == "auto");
+      CHECK(ds["gradient_accumulation_steps"] == "auto");
+      CHECK(ds["train_batch_size"] == "auto");
       CHECK(ds["zero_optimization"]["stage"] == plan.zero);
       continue;
     }
@@ -600,6 +619,11 @@ void check_training(const Scenario& s, const Plan& plan, const json& out) {
     const Parsed p = parse_shell(text);
     const std::string tool = tool_key(p, text);
     for (const auto& f : p.flags) CHECK(known_flags().at(tool).count(f.first) == 1);
+    if (tool == "torchrun" || tool == "deepspeed") {
+      // train.py's TrainingArguments carry the batch the estimate sized.
+      CHECK(num(p, "--per_device_train_batch_size") == s.batch);
+      CHECK(num(p, "--gradient_accumulation_steps") == s.training.grad_accum);
+    }
     if (tool == "torchrun") {
       CHECK(num(p, "--nnodes") * num(p, "--nproc_per_node") == world);
     } else if (tool == "deepspeed") {

@@ -39,6 +39,7 @@ function fixtureFor(cmd, program) {
   const byTool = {
     vllm: 'vllm', sglang: 'sglang', lmdeploy: 'lmdeploy', 'tensorrt-llm': 'tensorrt-llm', 'llama.cpp': 'llama.cpp',
     'ms-swift': 'ms-swift', 'llama-factory': 'llama-factory', torchrun: 'torchrun',
+    'megatron-lm': 'torchrun',  // torchrun's own flags; pretrain_gpt.py's are Megatron-LM's (below)
   };
   let engine = byTool[cmd.tool];
   if (cmd.tool === 'deepspeed') engine = cmd.kind === 'json' ? 'deepspeed-config' : 'deepspeed-launcher';
@@ -208,7 +209,7 @@ function checkShell(cmd, scenario) {
     const { program, args } = splitCommand(words);
     if (program === undefined) continue;  // only assignments
     let [own, scriptArgs] = [args, []];
-    if (cmd.tool === 'torchrun' || (cmd.tool === 'deepspeed' && cmd.kind === 'shell')) [own, scriptArgs] = splitAtScript(args);
+    if (cmd.tool === 'torchrun' || cmd.tool === 'megatron-lm' || (cmd.tool === 'deepspeed' && cmd.kind === 'shell')) [own, scriptArgs] = splitAtScript(args);
     const flagless = fx.flags_by_command ? !(program in fx.flags_by_command) : false;
     if (flagless && own.some((a) => a.startsWith('-'))) {
       fail(cmd.tool, `program not in ${fx.file}`, program, scenario, words.join(' '));
@@ -220,7 +221,11 @@ function checkShell(cmd, scenario) {
       continue;
     }
     checkArgs(cmd.tool, fx, program, own, scenario, flagSetOf(fx, program), fx.choices, dataclass);
-    if (scriptArgs.length) {
+    if (scriptArgs.length && cmd.tool === 'megatron-lm') {
+      const mg = FIXTURES['megatron-lm'];
+      if (!mg) fail(cmd.tool, 'no fixture', 'pretrain_gpt.py', scenario, 'megatron-lm fixture missing');
+      else checkArgs('megatron-lm pretrain_gpt.py', mg, 'pretrain_gpt.py', scriptArgs, scenario, new Set(mg.flags), mg.choices, false);
+    } else if (scriptArgs.length) {
       const tf = trainerFlags();
       if (!tf) fail(cmd.tool, 'no fixture', 'train.py (HF TrainingArguments)', scenario, 'inherited_keys missing');
       else checkArgs(`${cmd.tool} train.py`, tf.fx, 'train.py', scriptArgs, scenario, tf.set, tf.choices, true);
@@ -341,6 +346,8 @@ const S = [
   { model: 'llama-3.1-8b', task: 'lora', engine: 'fsdp', batch: 4 },
   { model: 'llama-3.1-70b', task: 'full', engine: 'megatron', batch: 1, seq_len: 4096 },
   { model: 'qwen2.5-7b', task: 'pretrain', engine: 'megatron', batch: 4, training: { tokens: 1e10 } },
+  { model: 'llama-3.2-1b', task: 'pretrain', batch: 4, seq_len: 4096, training: { tokens: 1e11, grad_checkpointing: 'full', zero: 1 } },
+  { model: 'qwen3-30b-a3b', task: 'pretrain', batch: 1, seq_len: 4096, training: { zero: 1, grad_checkpointing: 'selective' } },
   { model: 'qwen2.5-1.5b', task: 'pretrain', batch: 8, training: { zero: 1, optimizer: 'adamw-8bit' } },
   { model: 'llama-3.2-1b', task: 'full', engine: 'transformers', batch: 4, training: { optimizer: 'adafactor' } },
   { model: 'qwen2.5-3b', task: 'lora', engine: 'transformers', batch: 8, training: { optimizer: 'sgd' } },

@@ -27,10 +27,13 @@ test('ZeRO-3 full fine-tune on two 8-GPU nodes: ds_config.json and train.yaml ho
     { gpus: 16, dp: 16, zero: 3, instances: 2 });
   const ds = JSON.parse(file(out, 'ds_config.json'));
   assert.equal(ds.zero_optimization.stage, 3);
-  assert.equal(ds.train_micro_batch_size_per_gpu, 2);
-  assert.equal(ds.gradient_accumulation_steps, 4);
-  assert.equal(ds.train_batch_size, 2 * 4 * 16);
-  assert.deepEqual(ds.bf16, { enabled: true });
+  // The HF Trainer fills "auto" from its arguments (the YAML's, train.py's flags) and refuses
+  // fixed values that differ from them.
+  assert.equal(ds.train_micro_batch_size_per_gpu, 'auto');
+  assert.equal(ds.gradient_accumulation_steps, 'auto');
+  assert.equal(ds.train_batch_size, 'auto');
+  assert.deepEqual(ds.bf16, { enabled: 'auto' });
+  assert.match(shell(out, 'torchrun'), /--per_device_train_batch_size 2 \\\n {2}--gradient_accumulation_steps 4/);
   assert.deepEqual(ds.zero_optimization.offload_optimizer, { device: 'cpu', pin_memory: true });
   assert.equal(ds.zero_optimization.offload_param, undefined);
   const yaml = parseYaml(file(out, 'train.yaml'));
@@ -51,7 +54,9 @@ test('QLoRA: the YAML asks for 4-bit bitsandbytes LoRA at the scenario rank', ()
   assert.equal(yaml.lora_rank, 32);
   assert.equal(yaml.lora_target, 'all');
   assert.equal(yaml.deepspeed, undefined);  // one GPU: no ZeRO
-  assert.equal(JSON.parse(file(out, 'ds_config.json')).train_batch_size, 4 * 2 * 1);
+  assert.equal(JSON.parse(file(out, 'ds_config.json')).train_batch_size, 'auto');
+  assert.equal(yaml.per_device_train_batch_size, 4);
+  assert.equal(yaml.gradient_accumulation_steps, 2);
   assert.match(shell(out, 'ms-swift'), /--quant_method bnb \\\n {2}--quant_bits 4/);
 });
 
@@ -61,7 +66,7 @@ test('a V100 plan trains in fp16 with dynamic loss scaling, and says so', () => 
   assert.ok(out.warning_details.some((w) => w.code === 'launch_fp16'));
   const ds = JSON.parse(file(out, 'ds_config.json'));
   assert.equal(ds.bf16, undefined);
-  assert.equal(ds.fp16.enabled, true);
+  assert.equal(ds.fp16.enabled, 'auto');  // the Trainer's --fp16 (the YAML's fp16: true) fills it
   assert.equal(ds.fp16.loss_scale, 0);
   const yaml = parseYaml(file(out, 'train.yaml'));
   assert.equal(yaml.fp16, true);

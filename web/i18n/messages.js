@@ -72,6 +72,7 @@ export function warning(w) {
   const vars = formatValues(v);
   if (w.code === 'model_name_resolved') vars.weightsNote = v.weights ? t('w.weightsNote', { weights: v.weights }) : '';
   if (w.code === 'launch_plan_invalid') vars.why = blocker(v.why, v.reason);
+  if (w.code === 'launch_does_not_fit') vars.tail = t(v.preallocates ? 'w.launch_does_not_fit.prealloc' : 'w.launch_does_not_fit.oom', vars);
   if (w.code === 'online_fp8_load') vars.alt = v.alternative ? t('alt.prequantized', { alternative: v.alternative }) : '';
   return t(key, vars);
 }
@@ -97,6 +98,10 @@ export function note(n) {
   } else if (n.code === 'gguf_path') {
     vars.repo = v.repo || t('n.thisModel');
     vars.converted = v.converted ? t('n.gguf_converted') : '';
+  } else if (n.code === 'continued_pretraining') {
+    vars.scratch = t(v.from_scratch ? 'n.continued_pretraining.scratch' : 'n.continued_pretraining.none', vars);
+  } else if (n.code === 'dataset_placeholders') {
+    vars.tmpl = v.template ? '' : t('n.dataset_placeholders.default');
   } else if (n.code === 'cheapest_not_launchable') {
     vars.why = blocker(v.why, v.reason);
   }
@@ -150,7 +155,8 @@ export const wordingKeys = (kind, code) => CASES[`${kind} ${code}`] ?? [`${PREFI
 const PIECES = new Set(['e.number_above', 'e.got', 'e.suggest', 'e.other', 'w.weightsNote', 'n.perReplica',
   'n.gguf_converted', 'n.thisModel', 'rs.span.no_cluster', 'rs.span.slow_network', 'rs.span.single_machine',
   'rs.max_gpus', 'rs.no_cluster', 'rs.single', 'why.unknown', 'why.number', 'why.whole', 'why.bool',
-  'why.json', 'why.task', 'why.object']);
+  'why.json', 'why.task', 'why.object', 'w.launch_does_not_fit.prealloc', 'w.launch_does_not_fit.oom',
+  'n.continued_pretraining.scratch', 'n.continued_pretraining.none', 'n.dataset_placeholders.default']);
 // "kind code" for every message wording the page has.
 export function wordedCodes() {
   const out = new Set();

@@ -170,9 +170,18 @@ const std::vector<Message> kMessages = {
     {"launch_fp16", K::Warning, "gpu",
      "{gpu} has no bf16: the commands use float16 (serving --dtype float16; training fp16 mixed precision "
      "with dynamic loss scaling, which can overflow where bf16 would not)"},
-    {"launch_does_not_fit", K::Warning, "per_gpu_bytes memory_bytes gpu | per_gpu memory gpu_id",
-     "the estimate needs {per_gpu} GiB per GPU, more than the {memory} GiB of {gpu_id}: the commands will "
-     "run out of memory"},
+    // The serving engines that preallocate their KV cache (vLLM, SGLang) start with what is left.
+    {"launch_does_not_fit", K::Warning,
+     "per_gpu_bytes usable_bytes memory_bytes gpu engine static_bytes preallocates | per_gpu usable memory "
+     "gpu_id static",
+     "the estimate needs {per_gpu} GiB per GPU, more than the {usable} GiB usable of the {memory} GiB of "
+     "{gpu_id}{?preallocates:: {engine} gives the KV cache what is left after the weights, activations and "
+     "runtime ({static} GiB) and queues the requests beyond it}{!preallocates:: the commands will run out of "
+     "memory}"},
+    {"launch_cannot_start", K::Warning, "static_bytes usable_bytes gpu engine | static usable gpu_id",
+     "the weights, activations and runtime alone need {static} GiB per GPU, more than the {usable} GiB "
+     "usable "
+     "on {gpu_id}: {engine} cannot start on this plan"},
     {"launch_kv_short", K::Warning, "setting sequences seq_len batch",
      "{setting} leaves KV cache for {sequences} sequences of {seq_len} tokens, fewer than the batch of "
      "{batch}: the engine will queue the rest (or refuse to start below one)"},
@@ -237,9 +246,9 @@ const std::vector<Message> kMessages = {
     {"nodes_assumed", K::Note, "gpus instances per_instance",
      "the {gpus} GPUs are assumed to be {instances} nodes of {per_instance}; give plan.gpus_per_instance to "
      "change it"},
-    {"vllm_utilization", K::Note, "value needed batch seq_len",
-     "--gpu-memory-utilization {value} instead of vLLM's default 0.90: the estimate needs {needed} of each "
-     "card (weights, activations, runtime and the KV cache of {batch} x {seq_len} tokens)"},
+    {"vllm_utilization", K::Note, "value needed batch seq_len | needed_pct",
+     "--gpu-memory-utilization {value} instead of vLLM's default 0.90: the estimate needs {needed_pct} % of "
+     "each card (weights, activations, runtime and the KV cache of {batch} x {seq_len} tokens)"},
     {"marlin", K::Note, "quantization gpu slower",
      "--quantization {quantization}: the Marlin kernel, which vLLM 0.11 runs for this checkpoint on compute "
      "capability >= 8.0 ({gpu}); an explicit {slower} would force the slower kernel"},
@@ -256,6 +265,9 @@ const std::vector<Message> kMessages = {
      "stays 16-bit (the capacity above counts 16-bit)"},
     {"swift_one_node", K::Note, "",
      "swift deploy runs on one node: for this multi-node plan use the vllm serve command"},
+    {"swift_no_rope", K::Note, "",
+     "swift deploy: no command for this context, whose YaRN override ms-swift 3.9 does not pass to its vLLM "
+     "backend; use the vllm serve command"},
     {"swift_no_quant_flag", K::Note, "",
      "swift deploy: ms-swift 3.9 documents no flag for in-flight quantization or the KV-cache dtype of the "
      "vLLM backend; use the vllm serve command for them"},
@@ -285,17 +297,17 @@ const std::vector<Message> kMessages = {
     {"replica_per_server", K::Note, "engine last_gpu more",
      "{engine} serves one replica per server: the command starts one on GPUs 0-{last_gpu}; start {more} more "
      "with their own CUDA_VISIBLE_DEVICES and port, behind a load balancer"},
-    {"lmdeploy_cache_share", K::Note, "value batch seq_len needed",
+    {"lmdeploy_cache_share", K::Note, "value batch seq_len needed | needed_pct",
      "--cache-max-entry-count {value} instead of LMDeploy's default 0.8: the KV cache of {batch} x {seq_len} "
-     "tokens needs {needed} of the memory left after the weights"},
+     "tokens needs {needed_pct} % of the memory left after the weights"},
     {"kv_format_lmdeploy", K::Note, "",
      "KV cache fp8 cannot be expressed: LMDeploy 0.10.2 quantizes the KV cache to int8 or int4 only "
      "(--quant-policy 8|4); the cache stays 16-bit"},
     {"lmdeploy_tp_pow2", K::Note, "tp",
      "LMDeploy's --tp help says it should be a power of two; tp {tp} may be refused"},
-    {"trtllm_kv_share", K::Note, "value batch seq_len needed",
+    {"trtllm_kv_share", K::Note, "value batch seq_len needed | needed_pct",
      "--kv_cache_free_gpu_memory_fraction {value} instead of TensorRT-LLM's default 0.90: the KV cache of "
-     "{batch} x {seq_len} tokens needs {needed} of the memory left after weights and buffers"},
+     "{batch} x {seq_len} tokens needs {needed_pct} % of the memory left after weights and buffers"},
     {"kv_format_trtllm", K::Note, "kv_cache",
      "KV cache {kv_cache} cannot be expressed for trtllm-serve's PyTorch backend (fp8 is, through "
      "kv_cache_config.dtype); the cache stays 16-bit"},
@@ -341,9 +353,16 @@ const std::vector<Message> kMessages = {
      "engine fsdp: the commands use DeepSpeed ZeRO-{zero} (FSDP FULL_SHARD corresponds to ZeRO-3)"},
     {"megatron_as_deepspeed", K::Note, "",
      "engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest equivalent"},
-    {"dataset_placeholders", K::Note, "",
-     "/path/to/train.jsonl, my_dataset and template default are placeholders: set your dataset and the "
-     "model's chat template"},
+    {"dataset_placeholders", K::Note, "template",
+     "/path/to/train.jsonl and my_dataset are placeholders: set your dataset{!template:; template default "
+     "stands for the model's chat template, which LLaMA-Factory 0.9.3 registers for none of its "
+     "repositories}"},
+    {"continued_pretraining", K::Note, "repo from_scratch",
+     "swift pt and LLaMA-Factory stage pt continue from the released weights of {repo}: that is continued "
+     "pre-training{?from_scratch:; the Megatron-LM pretrain_gpt.py command trains the architecture from "
+     "scratch, with {repo}'s tokenizer, on your corpus (--data-path, preprocessed with "
+     "tools/preprocess_data.py; $TRAIN_ITERS where training.tokens is not given)}{!from_scratch:; "
+     "Megatron-LM's GPT model cannot build this architecture, so no from-scratch command is generated}"},
     {"train_py", K::Note, "",
      "train.py stands for your own Hugging Face Trainer script that takes --deepspeed; ms-swift and "
      "LLaMA-Factory launch their own"},

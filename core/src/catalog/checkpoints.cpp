@@ -46,6 +46,7 @@ ModelLaunchFacts read_facts(const nlohmann::json& j) {
   f.preset = j.at("preset").get<std::string>();
   f.trust_remote_code = j.value("trust_remote_code", false);
   f.source = j.at("source").get<std::string>();
+  f.llamafactory_template = j.value("llamafactory_template", "");
   if (j.contains("rope_scaling") && j.at("rope_scaling").is_object()) {
     const nlohmann::json& r = j.at("rope_scaling");
     f.rope_scaling = RopeScaling{r.at("type").get<std::string>(), r.at("factor").get<double>(),

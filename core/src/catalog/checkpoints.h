@@ -34,6 +34,7 @@ struct ModelLaunchFacts {
   std::string preset;
   bool trust_remote_code = false;  // its config.json maps classes to code in the repository
   std::optional<RopeScaling> rope_scaling;
+  std::string llamafactory_template;  // the chat template LLaMA-Factory 0.9.3 registers for it
   std::string source;
 };
 

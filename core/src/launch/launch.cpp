@@ -25,6 +25,7 @@ const char* const kSwiftVersion = "ms-swift 3.9";
 const char* const kLlamaFactoryVersion = "LLaMA-Factory 0.9.3";
 const char* const kDeepspeedVersion = "DeepSpeed 0.17";
 const char* const kTorchrunVersion = "PyTorch 2.8 torchrun";
+const char* const kMegatronVersion = "Megatron-LM core_v0.15.3";
 
 const char* const kNodeRank = "$NODE_RANK";
 const char* const kMasterAddr = "$MASTER_ADDR";
@@ -164,14 +165,35 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
     out.warnings.push_back(message_warning("launch_fp16", "gpu", {{"gpu", c.gpu->name}}));
   }
   if (c.estimate.gpu && !c.estimate.gpu->fits) {
-    out.warnings.push_back(
-        message_warning("launch_does_not_fit", "plan",
-                        {{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes},
-                         {"memory_bytes", c.gpu->memory_bytes},
-                         {"gpu", c.gpu->name}},
-                        {{"per_gpu", fixed(c.estimate.memory.per_gpu_bytes / 1073741824.0, 1)},
-                         {"memory", fixed(c.gpu->memory_bytes / 1073741824.0, 1)},
-                         {"gpu_id", c.gpu->id}}));
+    const MemoryBreakdown& b = c.estimate.memory.breakdown;
+    const double fixed_bytes = b.weights + b.activations + b.runtime;
+    const double usable = c.estimate.gpu->usable_bytes;
+    const bool preallocates =
+        !is_training(c.s.task) && (c.s.engine == Engine::Vllm || c.s.engine == Engine::Sglang);
+    const auto gib1 = [](double bytes) { return fixed(bytes / 1073741824.0, 1); };
+    if (preallocates && fixed_bytes > usable) {
+      out.warnings.push_back(
+          message_warning("launch_cannot_start", "plan",
+                          {{"static_bytes", fixed_bytes},
+                           {"usable_bytes", usable},
+                           {"gpu", c.gpu->name},
+                           {"engine", to_string(c.s.engine)}},
+                          {{"static", gib1(fixed_bytes)}, {"usable", gib1(usable)}, {"gpu_id", c.gpu->id}}));
+    } else {
+      out.warnings.push_back(message_warning("launch_does_not_fit", "plan",
+                                             {{"per_gpu_bytes", c.estimate.memory.per_gpu_bytes},
+                                              {"usable_bytes", usable},
+                                              {"memory_bytes", c.gpu->memory_bytes},
+                                              {"gpu", c.gpu->name},
+                                              {"engine", to_string(c.s.engine)},
+                                              {"static_bytes", fixed_bytes},
+                                              {"preallocates", preallocates}},
+                                             {{"per_gpu", gib1(c.estimate.memory.per_gpu_bytes)},
+                                              {"usable", gib1(usable)},
+                                              {"memory", gib1(c.gpu->memory_bytes)},
+                                              {"gpu_id", c.gpu->id},
+                                              {"static", gib1(fixed_bytes)}}));
+    }
   }
 }
 
@@ -202,6 +224,16 @@ std::string engine_format_reason(const LaunchContext& c) {
     case Engine::TensorrtLlm:
       if (c.gpu->vendor != "nvidia") return "TensorRT-LLM runs on NVIDIA GPUs only";
       if (bnb) return cat({"TensorRT-LLM has no bitsandbytes ", to_string(w), " weights"});
+      // It loads fp8, AWQ, GPTQ and int8 weights from NVIDIA Model Optimizer checkpoints (the
+      // nvidia/ organisation on the Hub) and quantizes nothing on load (its quantization guide).
+      if ((w == WeightFormat::Fp8 || w == WeightFormat::Int8 || pre_quantized(w)) &&
+          (c.s.checkpoint.stored != w || c.s.checkpoint.repo.rfind("nvidia/", 0) != 0)) {
+        return cat(
+            {"TensorRT-LLM 1.0 loads ", to_string(w),
+             " weights only from a checkpoint quantized with NVIDIA Model Optimizer (nvidia/ on the Hub); ",
+             c.s.checkpoint.repo.empty() ? std::string("this checkpoint") : c.s.checkpoint.repo, " stores ",
+             to_string(c.s.checkpoint.stored), ": serve it with vLLM or SGLang"});
+      }
       return "";
     default:
       return "";
@@ -360,6 +392,8 @@ std::string rope_scaling_json(const RopeScaling& r) {
                          {"original_max_position_embeddings", r.original_max_positions}})
       .dump();
 }
+
+std::string percent_text(double share) noexcept { return std::to_string(std::lround(share * 100)); }
 
 std::string gib_text(double bytes) noexcept { return fixed(bytes / 1073741824.0, 1) + " GiB"; }
 

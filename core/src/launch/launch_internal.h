@@ -28,6 +28,7 @@ extern const char* const kSwiftVersion;
 extern const char* const kLlamaFactoryVersion;
 extern const char* const kDeepspeedVersion;
 extern const char* const kTorchrunVersion;
+extern const char* const kMegatronVersion;
 
 struct LaunchContext {
   Scenario s;  // the scenario with the plan's gpu, gpus, tp, pp and ZeRO stage applied
@@ -154,6 +155,7 @@ extern const char* const kMasterPort;
 
 std::string fixed2(double value) noexcept;                // "0.87": two decimals, for memory fractions
 std::string gib_text(double bytes) noexcept;              // "12.3 GiB"
+std::string percent_text(double share) noexcept;          // 3.08 -> "308": a share as whole percent
 std::string dtype_name(const LaunchContext& c) noexcept;  // "bfloat16" or "float16"
 // "CUDA_VISIBLE_DEVICES=0,1,...,n-1 " (with the trailing space).
 std::string devices_env(int64_t n) noexcept;

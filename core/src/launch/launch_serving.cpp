@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/format.h"
 #include "launch/launch_internal.h"
 
 namespace gpusizer {
@@ -80,6 +81,28 @@ std::string sglang_quantization(const LaunchContext& c) {
   }
 }
 
+// SGLang's own --mem-fraction-static when it is not given (python/sglang/srt/server_args.py,
+// ServerArgs._handle_gpu_memory_settings, sgl-project/sglang @ b36e8e19, the flag fixture's tree):
+// chunked prefill and CUDA-graph batch by the card's MiB, reserved MiB = 512 + 1.5 x chunk + 2 x
+// graph batch + tp x pp / 8 x 1024 (at least 10 GiB above 60 GiB), fraction = 1 - reserved / MiB.
+double sglang_default_fraction(const Gpu& gpu, int64_t tp, int64_t pp) {
+  const double mib = gpu.memory_bytes / (1024.0 * 1024.0);
+  double chunk = 16384, graph_bs = 512;
+  if (mib < 20 * 1024) {
+    chunk = 2048, graph_bs = 8;
+  } else if (mib < 35 * 1024) {
+    chunk = 2048, graph_bs = tp < 4 ? 24 : 80;
+  } else if (mib < 60 * 1024) {
+    chunk = 4096, graph_bs = tp < 4 ? 32 : 160;
+  } else if (mib < 160 * 1024) {
+    chunk = 8192, graph_bs = tp < 4 ? 256 : 512;
+  }
+  double reserved =
+      512 + std::max(chunk, 2048.0) * 1.5 + graph_bs * 2 + static_cast<double>(tp * pp) / 8 * 1024;
+  if (mib > 60 * 1024) reserved = std::max(reserved, 10.0 * 1024);
+  return std::round((mib - reserved) / mib * 1000) / 1000;
+}
+
 bool vllm_has_kv_format(KvFormat f) { return f != KvFormat::Int8 && f != KvFormat::Int4; }
 
 // vLLM 0.11's utilization: the default 0.90 unless the estimate needs more of the card.
@@ -87,9 +110,9 @@ double vllm_utilization(const LaunchContext& c, Launch& out) {
   const double needed = round_up2(c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes);
   if (needed <= kVllmDefaultUtilization) return kVllmDefaultUtilization;
   const double u = std::min(kMaxFraction, needed);
-  add_note(
-      out, "vllm_utilization",
-      {{"value", fixed2(u)}, {"needed", fixed2(needed)}, {"batch", c.s.batch}, {"seq_len", c.s.seq_len}});
+  add_note(out, "vllm_utilization",
+           {{"value", fixed2(u)}, {"needed", fixed2(needed)}, {"batch", c.s.batch}, {"seq_len", c.s.seq_len}},
+           {{"needed_pct", percent_text(needed)}});
   return u;
 }
 
@@ -139,6 +162,10 @@ void add_vllm(const LaunchContext& c, Launch& out) {
 }
 
 void add_swift_vllm(const LaunchContext& c, Launch& out) {
+  if (c.yarn()) {  // ms-swift 3.9 passes no --hf-overrides to its vLLM engine
+    add_note(out, "swift_no_rope");
+    return;
+  }
   if (c.spans_nodes()) {
     add_note(out, "swift_one_node");
     return;
@@ -164,9 +191,12 @@ void add_swift_vllm(const LaunchContext& c, Launch& out) {
 }
 
 void add_sglang(const LaunchContext& c, Launch& out) {
-  // SGLang's static fraction holds the weights and the KV pool; activations and CUDA graphs use the rest.
+  // SGLang's static fraction holds the weights and the KV pool; activations and CUDA graphs use the
+  // rest. Its own default where the weights and the scenario's KV cache fit in it, else the estimate's.
   const MemoryBreakdown& b = c.estimate.memory.breakdown;
-  const double fraction = memory_fraction(b.weights + b.kv_cache, *c.gpu);
+  const double own = sglang_default_fraction(*c.gpu, c.plan.tp, c.plan.pp);
+  const bool default_holds = (b.weights + b.kv_cache) / c.gpu->memory_bytes <= own;
+  const double fraction = default_holds ? own : memory_fraction(b.weights + b.kv_cache, *c.gpu);
   Flags f;
   f.add("--model-path", c.model).add("--tp-size", c.plan.tp);
   if (c.plan.pp > 1) f.add("--pp-size", c.plan.pp);
@@ -176,7 +206,7 @@ void add_sglang(const LaunchContext& c, Launch& out) {
     f.add("--json-model-override-args", cat({"'{\"rope_scaling\":", rope_scaling_json(*c.yarn()), "}'"}));
   if (c.remote_code()) f.add("--trust-remote-code");
   f.add("--max-running-requests", c.s.batch);
-  f.add("--mem-fraction-static", fixed2(fraction));
+  if (!default_holds) f.add("--mem-fraction-static", fixed2(fraction));
   f.add("--dtype", serving_dtype(c));
   if (!sglang_quantization(c).empty()) f.add("--quantization", sglang_quantization(c));
   f.add("--kv-cache-dtype", c.s.kv_cache == KvFormat::Fp8 ? "fp8_e4m3" : "auto");
@@ -191,7 +221,8 @@ void add_sglang(const LaunchContext& c, Launch& out) {
   const bool has_format = c.s.kv_cache != KvFormat::Int8 && c.s.kv_cache != KvFormat::Int4;
   const KvCapacity k =
       scaled_capacity(c, fraction * c.gpu->memory_bytes - b.weights, kv_scale(c, has_format));
-  const std::string setting = cat({"--mem-fraction-static ", fixed2(fraction)});
+  const std::string setting = default_holds ? cat({"its own mem_fraction_static ", fixed(own, 3)})
+                                            : cat({"--mem-fraction-static ", fixed2(fraction)});
   add_note(out, kv_capacity_note(c, "SGLang", setting, k));
   warn_if_short(c, setting, k, out);
   if (!has_format) {

@@ -75,7 +75,8 @@ void add_lmdeploy(const LaunchContext& c, Launch& out) {
                {{"value", fixed2(share)},
                 {"batch", c.s.batch},
                 {"seq_len", c.s.seq_len},
-                {"needed", fixed2(needed)}});
+                {"needed", fixed2(needed)}},
+               {{"needed_pct", percent_text(needed)}});
     }
   }
   Flags f;
@@ -118,7 +119,8 @@ void add_trtllm(const LaunchContext& c, Launch& out) {
                {{"value", fixed2(share)},
                 {"batch", c.s.batch},
                 {"seq_len", c.s.seq_len},
-                {"needed", fixed2(needed)}});
+                {"needed", fixed2(needed)}},
+               {{"needed_pct", percent_text(needed)}});
     }
   }
   Flags f;

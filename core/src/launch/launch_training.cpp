@@ -13,6 +13,8 @@
 //                        --num_nodes, --num_gpus, --node_rank, --master_addr, --master_port, --no_ssh)
 //   torchrun             PyTorch torchrun docs (--nnodes, --nproc_per_node, --node_rank,
 //                        --master_addr, --master_port)
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -22,7 +24,7 @@
 namespace gpusizer {
 namespace {
 
-constexpr double kGradientClipping = 1.0;  // ms-swift's and the HF Trainer's max_grad_norm default
+const char* const kMaxGradNorm = "1.0";  // ms-swift's and the HF Trainer's max_grad_norm default
 const char* const kDsConfig = "ds_config.json";
 const char* const kLlamaFactoryYaml = "train.yaml";
 
@@ -61,10 +63,16 @@ std::string lora_modules(LoraTargets t, const char* sep) {
   }
 }
 
+// "auto": the HF Trainer fills the value from its own arguments (transformers
+// integrations/deepspeed.py, HfTrainerDeepSpeedConfig.trainer_config_process) and refuses a fixed
+// one that differs from them ("Please correct the following DeepSpeed config values that mismatch
+// TrainingArguments values"). Every command here runs the HF Trainer, which gets the figures.
+const char* const kAuto = "auto";
+
 nlohmann::json precision_block(const LaunchContext& c) {
-  if (!c.fp16) return nlohmann::json({{"enabled", true}});
+  if (!c.fp16) return nlohmann::json({{"enabled", kAuto}});
   // Dynamic loss scaling (loss_scale 0) with DeepSpeed's documented defaults.
-  return nlohmann::json({{"enabled", true},
+  return nlohmann::json({{"enabled", kAuto},
                          {"loss_scale", 0},
                          {"loss_scale_window", 1000},
                          {"initial_scale_power", 16},
@@ -82,12 +90,11 @@ std::string ds_config_text(const LaunchContext& c) {
   zero["overlap_comm"] = true;
   zero["contiguous_gradients"] = true;
   if (c.plan.zero == 3) zero["stage3_gather_16bit_weights_on_model_save"] = true;  // a loadable checkpoint
-  nlohmann::json j = nlohmann::json(
-      {{"train_batch_size", global_batch(c)},
-       {"train_micro_batch_size_per_gpu", c.s.batch},
-       {"gradient_accumulation_steps", c.s.training.grad_accum},
-       {"gradient_clipping", kGradientClipping},
-       {"zero_allow_untested_optimizer", true}});  // the HF Trainer's optimizer, not DeepSpeed's
+  nlohmann::json j = nlohmann::json({{"train_batch_size", kAuto},
+                                     {"train_micro_batch_size_per_gpu", kAuto},
+                                     {"gradient_accumulation_steps", kAuto},
+                                     {"gradient_clipping", kAuto},
+                                     {"zero_allow_untested_optimizer", true}});  // the HF Trainer's optimizer
   j[c.fp16 ? "fp16" : "bf16"] = precision_block(c);
   j["zero_optimization"] = zero;
   return j.dump(2) + "\n";
@@ -135,7 +142,7 @@ void add_swift_sft(const LaunchContext& c, Launch& out) {
   f.add("--gradient_checkpointing",
         c.s.training.grad_checkpointing == Checkpointing::None ? "false" : "true");
   if (!hf_optim(c.s.training.optimizer).empty()) f.add("--optim", hf_optim(c.s.training.optimizer));
-  f.add("--max_grad_norm", "1.0");
+  f.add("--max_grad_norm", kMaxGradNorm);
   f.add("--dataset", "/path/to/train.jsonl");
   f.add("--output_dir", "output");
   const std::string head = cat({node_env(c), "NPROC_PER_NODE=", c.nproc_per_node, " \\\nswift ",
@@ -143,8 +150,18 @@ void add_swift_sft(const LaunchContext& c, Launch& out) {
   add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command(head, f));
 }
 
+// The chat template LLaMA-Factory 0.9.3 registers for the model's repositories (catalog/checkpoints.h).
+std::string llamafactory_template(const LaunchContext& c) {
+  return c.facts && !c.facts->llamafactory_template.empty() ? c.facts->llamafactory_template : "default";
+}
+
+// LLaMA-Factory 0.9.3's examples (examples/train_lora/llama3_lora_sft.yaml,
+// examples/train_full/llama3_full_sft.yaml): learning rate 1.0e-4 for LoRA, 1.0e-5 for full.
+const char* learning_rate(const LaunchContext& c) { return lora(c) ? "1.0e-4" : "1.0e-5"; }
+
 std::string llamafactory_yaml(const LaunchContext& c) {
   std::string y = cat({"### model\nmodel_name_or_path: ", c.model, "\n"});
+  if (c.remote_code()) y += "trust_remote_code: true\n";
   if (bnb_4bit(c)) y += "quantization_bit: 4\nquantization_method: bitsandbytes\n";
   y += cat({"\n### method\nstage: ", c.s.task == Task::Pretrain ? "pt" : "sft", "\ndo_train: true\n",
             "finetuning_type: ", lora(c) ? "lora" : "full", "\n"});
@@ -154,12 +171,15 @@ std::string llamafactory_yaml(const LaunchContext& c) {
               "\nlora_target: ", modules.empty() ? "all" : modules.c_str(), "\n"});
   }
   if (c.plan.zero > 0) y += cat({"deepspeed: ", kDsConfig, "\n"});
-  y += cat({"\n### dataset\ndataset: my_dataset\ntemplate: default\ncutoff_len: ", c.s.seq_len, "\n",
-            "\n### output\noutput_dir: saves/run\n", "\n### train\nper_device_train_batch_size: ", c.s.batch,
-            "\ngradient_accumulation_steps: ", c.s.training.grad_accum, "\n"});
+  y += cat({"\n### dataset\ndataset: my_dataset\ntemplate: ", llamafactory_template(c), "\ncutoff_len: ",
+            c.s.seq_len, "\n", "\n### output\noutput_dir: saves/run\nlogging_steps: 10\nsave_steps: 500\n",
+            "\n### train\nper_device_train_batch_size: ", c.s.batch,
+            "\ngradient_accumulation_steps: ", c.s.training.grad_accum, "\nlearning_rate: ", learning_rate(c),
+            "\nnum_train_epochs: 3.0\nlr_scheduler_type: cosine\nwarmup_ratio: 0.1\n"});
   const std::string optim = hf_optim(c.s.training.optimizer);
   if (!optim.empty()) y += cat({"optim: ", optim, "\n"});
-  y += cat({"max_grad_norm: 1.0\n", c.fp16 ? "fp16" : "bf16", ": true\n", "disable_gradient_checkpointing: ",
+  y += cat({"max_grad_norm: ", kMaxGradNorm, "\n", c.fp16 ? "fp16" : "bf16", ": true\n",
+            "disable_gradient_checkpointing: ",
             c.s.training.grad_checkpointing == Checkpointing::None ? "true" : "false", "\n"});
   return y;
 }
@@ -186,9 +206,90 @@ void add_launchers(const LaunchContext& c, Launch& out) {
   } else {
     d.add("--num_gpus", c.nproc_per_node);
   }
-  for (Flags* flags : {&t, &d}) flags->add("train.py").add("--deepspeed", kDsConfig);
+  // train.py's TrainingArguments carry the figures ds_config.json leaves "auto".
+  for (Flags* flags : {&t, &d}) {
+    flags->add("train.py")
+        .add("--deepspeed", kDsConfig)
+        .add("--per_device_train_batch_size", c.s.batch)
+        .add("--gradient_accumulation_steps", c.s.training.grad_accum)
+        .add(c.fp16 ? "--fp16" : "--bf16", "true")
+        .add("--max_grad_norm", kMaxGradNorm)
+        .add("--gradient_checkpointing",
+             c.s.training.grad_checkpointing == Checkpointing::None ? "false" : "true")
+        .add("--learning_rate", learning_rate(c));
+    if (!hf_optim(c.s.training.optimizer).empty()) flags->add("--optim", hf_optim(c.s.training.optimizer));
+  }
   add_command(out, "torchrun", kTorchrunVersion, "shell", "", shell_command("torchrun", t));
   add_command(out, "deepspeed", kDeepspeedVersion, "shell", "", shell_command("deepspeed", d));
+}
+
+// What Megatron-LM's GPT model (megatron/core/models/gpt) cannot build: MLA, linear or lightning
+// attention, sliding windows, attention sinks, gated attention output, encoders, learned
+// positions, biases on every projection, extra norms (Gemma 2).
+bool megatron_gpt_builds(const Architecture& a) {
+  return a.mla.kv_lora_rank == 0 && a.linear_attn_layers == 0 && !a.lightning_attn && a.sliding_window == 0 &&
+         !a.attn_sinks && !a.attn_output_gate && !a.encoder && a.learned_positions == 0 &&
+         a.vision_params == 0 && a.attn_bias != AttnBias::All && !a.mlp_bias && !a.expert_bias &&
+         a.norms_per_layer == 2;
+}
+
+// Pre-training from scratch: Megatron-LM's pretrain_gpt.py with the model's architecture, the
+// plan's parallelism and batch (flags: megatron/training/arguments.py at core_v0.15.3; launch as
+// in its examples/llama and examples/mixtral scripts: CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun).
+void add_megatron_pretrain(const LaunchContext& c, Launch& out) {
+  const Architecture& a = c.s.model;
+  Flags t;
+  t.add("--nproc_per_node", c.nproc_per_node).add("--nnodes", c.plan.instances);
+  if (c.multi_node())
+    t.add("--node_rank", kNodeRank).add("--master_addr", kMasterAddr).add("--master_port", kMasterPort);
+  t.add("pretrain_gpt.py");
+  t.add("--num-layers", a.layers).add("--hidden-size", a.hidden).add("--num-attention-heads", a.heads);
+  if (a.intermediate > 0) t.add("--ffn-hidden-size", a.intermediate);
+  if (a.kv_heads != a.heads) t.add("--group-query-attention").add("--num-query-groups", a.kv_heads);
+  if (a.head_dim > 0 && a.head_dim * a.heads != a.hidden) t.add("--kv-channels", a.head_dim);
+  t.add("--seq-length", c.s.seq_len).add("--max-position-embeddings", std::max(c.s.seq_len, a.max_positions));
+  t.add("--position-embedding-type", "rope");
+  t.add("--normalization", a.norm == NormKind::Rms ? "RMSNorm" : "LayerNorm");
+  if (a.mlp == MlpKind::Gated) t.add("--swiglu");
+  if (!a.tied_embeddings) t.add("--untie-embeddings-and-output-weights");
+  t.add("--disable-bias-linear");
+  if (a.attn_bias == AttnBias::Qkv) t.add("--add-qkv-bias");
+  if (a.qk_norm) t.add("--qk-layernorm");
+  if (a.experts > 0) {
+    t.add("--num-experts", a.experts).add("--moe-router-topk", a.experts_per_token);
+    t.add("--moe-ffn-hidden-size", a.expert_intermediate);
+    if (a.shared_experts > 0) {
+      const int64_t shared =
+          a.shared_expert_intermediate > 0 ? a.shared_expert_intermediate : a.expert_intermediate;
+      t.add("--moe-shared-expert-intermediate-size", shared * a.shared_experts);
+    }
+    t.add("--moe-grouped-gemm");
+  }
+  t.add("--tensor-model-parallel-size", c.plan.tp).add("--pipeline-model-parallel-size", c.plan.pp);
+  if (c.plan.tp > 1) t.add("--sequence-parallel");
+  if (c.plan.zero > 0) t.add("--use-distributed-optimizer");  // shards the optimizer states (ZeRO-1)
+  t.add("--micro-batch-size", c.s.batch).add("--global-batch-size", global_batch(c));
+  t.add(c.fp16 ? "--fp16" : "--bf16");
+  if (c.s.training.grad_checkpointing == Checkpointing::Full)
+    t.add("--recompute-granularity", "full")
+        .add("--recompute-method", "uniform")
+        .add("--recompute-num-layers", 1);
+  if (c.s.training.grad_checkpointing == Checkpointing::Selective)
+    t.add("--recompute-granularity", "selective");
+  // examples/gpt3/train_gpt3_175b_distributed.sh: lr 6.0e-5 to 6.0e-6, cosine, warmup fraction .001.
+  t.add("--lr", "6.0e-5").add("--min-lr", "6.0e-6").add("--lr-decay-style", "cosine");
+  t.add("--lr-warmup-fraction", "0.001");
+  if (c.s.training.tokens) {
+    const double per_step = static_cast<double>(global_batch(c)) * static_cast<double>(c.s.seq_len);
+    t.add("--train-iters", static_cast<int64_t>(std::ceil(*c.s.training.tokens / per_step)));
+  } else {
+    t.add("--train-iters", "$TRAIN_ITERS");
+  }
+  t.add("--tokenizer-type", "HuggingFaceTokenizer").add("--tokenizer-model", c.model);
+  t.add("--data-path", "/path/to/corpus_text_document").add("--split", "949,50,1");
+  t.add("--save", "/path/to/checkpoints").add("--log-interval", 100);
+  add_command(out, "megatron-lm", kMegatronVersion, "shell", "",
+              shell_command("CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun", t));
 }
 
 void add_training_notes(const LaunchContext& c, Launch& out) {
@@ -206,8 +307,13 @@ void add_training_notes(const LaunchContext& c, Launch& out) {
   if (c.plan.zero == 3 && bnb_4bit(c)) add_note(out, "bnb_zero3");
   if (c.s.engine == Engine::Fsdp) add_note(out, "fsdp_as_zero", {{"zero", c.plan.zero}});
   if (c.s.engine == Engine::Megatron) add_note(out, "megatron_as_deepspeed");
-  add_note(out, "dataset_placeholders");
+  add_note(out, "dataset_placeholders",
+           {{"template", llamafactory_template(c) == "default" ? "" : llamafactory_template(c)}});
   add_note(out, "train_py");
+  if (c.s.task == Task::Pretrain) {
+    add_note(out, "continued_pretraining",
+             {{"repo", c.model}, {"from_scratch", megatron_gpt_builds(c.s.model)}});
+  }
   if (c.multi_node()) {
     add_note(out, "node_rank", {{"last_rank", c.plan.instances - 1}, {"slots", c.nproc_per_node}});
   }
@@ -220,6 +326,7 @@ void add_training(const LaunchContext& c, Launch& out) {
   add_llamafactory(c, out);
   add_command(out, "deepspeed", kDeepspeedVersion, "json", kDsConfig, ds_config_text(c));
   add_launchers(c, out);
+  if (c.s.task == Task::Pretrain && megatron_gpt_builds(c.s.model)) add_megatron_pretrain(c, out);
   add_training_notes(c, out);
 }
 

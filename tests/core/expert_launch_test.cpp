@@ -1,0 +1,108 @@
+// What a senior engineer rejected in the launch output, as tests: each case is one reject of an
+// outside review of fresh CLI answers, and what the engineer would run instead.
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gpusizer/api.h"
+
+using namespace gpusizer;
+using json = nlohmann::json;
+
+namespace {
+
+json launch(const std::string& input) {
+  const ApiResult r = run_command("launch", input);
+  INFO(r.error_field << ": " << r.error_message);
+  REQUIRE(r.ok);
+  return r.value;
+}
+
+std::string text_of(const json& out, const std::string& tool, const std::string& kind = "shell") {
+  for (const json& c : out.at("commands")) {
+    if (c.at("tool") == tool && c.at("kind") == kind) return c.at("text");
+  }
+  return "";
+}
+
+bool has_code(const json& list, const std::string& code) {
+  for (const json& w : list) {
+    if (w.at("code") == code) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("TensorRT-LLM serves fp8 only from a Model Optimizer checkpoint, never the bf16 repository",
+          "[expert]") {
+  const json out =
+      launch(R"({"model":"meta-llama/Llama-3.1-8B-Instruct","weights":"fp8","engine":"tensorrt-llm",
+                              "gpu":"h100-80gb"})");
+  CHECK(text_of(out, "tensorrt-llm").empty());
+  CHECK(out.at("warning_details").dump().find("NVIDIA Model Optimizer") != std::string::npos);
+  CHECK(out.at("warning_details").dump().find("meta-llama/Llama-3.1-8B-Instruct stores bf16") !=
+        std::string::npos);
+}
+
+TEST_CASE("A 64k context on Qwen2.5-7B: vllm serve carries the YaRN override, swift deploy is not offered",
+          "[expert]") {
+  const json out = launch(R"({"model":"Qwen/Qwen2.5-7B-Instruct","seq_len":65536,"gpu":"h100-80gb"})");
+  CHECK(text_of(out, "vllm").find("--hf-overrides") != std::string::npos);
+  CHECK(text_of(out, "ms-swift").empty());
+  CHECK(has_code(out.at("note_details"), "swift_no_rope"));
+}
+
+TEST_CASE("A plan that does not fit compares the estimate with the usable memory, in the same unit",
+          "[expert]") {
+  const json out = launch(R"({"model":"llama-3.1-8b","gpu":"l4","batch":32,"seq_len":8192})");
+  std::string message;
+  for (const json& w : out.at("warning_details")) {
+    if (w.at("code") == "launch_does_not_fit") message = w.at("message");
+  }
+  REQUIRE_FALSE(message.empty());
+  std::smatch m;
+  REQUIRE(std::regex_search(
+      message, m, std::regex(R"(needs ([0-9.]+) GiB per GPU, more than the ([0-9.]+) GiB usable)")));
+  CHECK(std::stod(m[1].str()) > std::stod(m[2].str()));
+  // vLLM preallocates what is left to the KV cache and queues: it does not "run out of memory".
+  CHECK(message.find("queues the requests beyond it") != std::string::npos);
+  CHECK(message.find("run out of memory") == std::string::npos);
+}
+
+TEST_CASE(
+    "Fine-tuning YAML: the family's chat template and a learning rate; ds_config fills from the Trainer",
+    "[expert]") {
+  const json qwen =
+      launch(R"({"model":"qwen2.5-7b","task":"lora","gpu":"a100-80gb","gpus":2,"training":{"zero":2}})");
+  const std::string yaml = text_of(qwen, "llama-factory", "yaml");
+  CHECK(yaml.find("template: qwen\n") != std::string::npos);
+  CHECK(yaml.find("learning_rate: 1.0e-4\n") != std::string::npos);
+  const json llama =
+      launch(R"({"model":"llama-3.1-8b","task":"full","gpu":"h100-80gb","gpus":8,"training":{"zero":3}})");
+  CHECK(text_of(llama, "llama-factory", "yaml").find("template: llama3\n") != std::string::npos);
+  CHECK(text_of(llama, "llama-factory", "yaml").find("learning_rate: 1.0e-5\n") != std::string::npos);
+  const json ds = json::parse(text_of(llama, "deepspeed", "json"));
+  CHECK(ds.at("train_batch_size") == "auto");
+  CHECK(text_of(llama, "torchrun").find("--per_device_train_batch_size 1") != std::string::npos);
+}
+
+TEST_CASE("Pre-training from scratch gets Megatron-LM with the architecture; swift pt is named continued",
+          "[expert]") {
+  const json out = launch(
+      R"({"model":"llama-3.2-1b","task":"pretrain","gpu":"h100-80gb","gpus":8,"batch":4,"seq_len":4096,
+          "training":{"tokens":1e11,"grad_checkpointing":"full"}})");
+  const std::string mg = text_of(out, "megatron-lm");
+  REQUIRE_FALSE(mg.empty());
+  for (const char* flag : {"--num-layers 16", "--hidden-size 2048", "--num-query-groups 8", "--swiglu",
+                           "--normalization RMSNorm", "--tokenizer-model meta-llama/Llama-3.2-1B",
+                           "--global-batch-size 32", "--recompute-granularity full"}) {
+    CHECK(mg.find(flag) != std::string::npos);
+  }
+  // 1e11 tokens at 32 x 4096 tokens a step.
+  CHECK(mg.find("--train-iters 762940") != std::string::npos);
+  CHECK(has_code(out.at("note_details"), "continued_pretraining"));
+}
