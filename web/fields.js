@@ -33,6 +33,8 @@ export const FIELDS = [
   { key: 'pp', kind: 'int', group: 'hardware', min: 1 },
   { key: 'output_tokens', kind: 'int', group: 'advanced', tasks: ['inference'], min: 0 },
   { key: 'flash_attention', kind: 'bool', group: 'advanced' },
+  // The versions the core checked for each engine: catalog.engine_versions; a free text here.
+  { key: 'engine_version', kind: 'str', group: 'advanced' },
   { key: 'training.master_weights', kind: 'bool', group: 'advanced', tasks: TRAINING },
   { key: 'training.offload_optimizer', kind: 'bool', group: 'advanced', tasks: TRAINING },
   { key: 'training.offload_params', kind: 'bool', group: 'advanced', tasks: TRAINING },

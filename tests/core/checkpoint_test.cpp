@@ -194,3 +194,41 @@ TEST_CASE("contexts beyond the native window launch with the model card's YaRN o
   CHECK(kimi.value.at("commands")[0].at("text").get<std::string>().find("--trust-remote-code") !=
         std::string::npos);
 }
+
+TEST_CASE("engine_version selects the release's accounting and is refused outside the versions checked",
+          "[checkpoint]") {
+  const auto engine_of = [](const std::string& version) {
+    const ApiResult r = run_command(
+        "estimate",
+        json{{"model", "llama-3.1-8b"}, {"gpu", "h100-80gb"}, {"engine_version", version}}.dump());
+    REQUIRE(r.ok);
+    return r.value.at("memory").at("engine");
+  };
+  // vLLM 0.6.3 counted the CUDA context in its non-torch memory; 0.6.5 counts only what grew.
+  CHECK(engine_of("vllm 0.6.3").at("non_torch_bytes").get<double>() >
+        engine_of("vllm 0.6.5").at("non_torch_bytes").get<double>());
+  // A patch release names its row; "v" and the engine's name are optional.
+  CHECK(engine_of("v0.6.4.post1") == engine_of("0.6.3"));
+  CHECK(engine_of("vLLM 0.11.1") == engine_of("0.11"));
+  // An explicit engine_options value wins over the version's.
+  const ApiResult given = run_command(
+      "estimate",
+      R"({"model":"llama-3.1-8b","gpu":"h100-80gb","engine_version":"0.6.3","engine_options":{"non_torch_accounting":"increase"}})");
+  REQUIRE(given.ok);
+  CHECK(given.value.at("memory").at("engine") != engine_of("0.6.3"));
+
+  const ApiResult unknown = run_command("estimate", R"({"model":"llama-3.1-8b","engine_version":"0.9"})");
+  REQUIRE_FALSE(unknown.ok);
+  CHECK(unknown.error_field == "engine_version");
+  CHECK(unknown.error_code == "engine_version_unknown");
+  CHECK(unknown.error_message.find("\"0.6.3\", \"0.6.5\" or \"0.11\"") != std::string::npos);
+  const ApiResult other =
+      run_command("estimate", R"({"model":"llama-3.1-8b","engine_version":"sglang 0.5"})");
+  REQUIRE_FALSE(other.ok);
+  CHECK(other.error_code == "engine_version_engine");
+  // An older release launches with the checked flags, and says so.
+  const ApiResult old =
+      run_command("launch", R"({"model":"llama-3.1-8b","gpu":"h100-80gb","engine_version":"0.6.5"})");
+  REQUIRE(old.ok);
+  CHECK(old.value.at("note_details").dump().find("version_not_launch_checked") != std::string::npos);
+}

@@ -67,6 +67,7 @@ const PAGE_WORDS = {
   'f.training.lora_targets': ['LoRA targets', 'LoRA 目标模块'],
   'f.training.tokens': ['Training tokens (dataset × epochs)', '训练 token 总量（数据 × 轮数）'],
   'f.flash_attention': ['FlashAttention', 'FlashAttention'],
+  'f.engine_version': ['Engine version (e.g. 0.11)', '引擎版本（如 0.11）'],
   'f.training.master_weights': ['FP32 master weights', 'FP32 主权重'],
   'f.training.offload_optimizer': ['Offload optimizer states to CPU', '优化器状态卸载到 CPU'],
   'f.training.offload_params': ['Offload parameters to CPU', '参数卸载到 CPU'],

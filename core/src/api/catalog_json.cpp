@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "model/precision.h"
 #include "plan/table.h"
+#include "scenario/engine_versions.h"
 #include "scenario/engines.h"
 #include "scenario/scenario.h"
 #include "scenario/starting_points.h"
@@ -159,7 +160,8 @@ nlohmann::json catalog_json() {
                                      {"starting_points", starting_points_json()},
                                      {"table_settings", table_settings_json()},
                                      // beside "engines" (the ids per task): how the page names them
-                                     {"engine_names", engine_names_json()}});
+                                     {"engine_names", engine_names_json()},
+                                     {"engine_versions", engine_versions_json()}});
   const nlohmann::json choices = scenario_choices_json();
   for (auto it = choices.begin(); it != choices.end(); ++it) j[it.key()] = it.value();
   return j;

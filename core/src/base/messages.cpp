@@ -58,6 +58,10 @@ const std::vector<Message> kMessages = {
      "\"{engine}\" is a training engine; for inference use \"vllm\", \"sglang\", \"lmdeploy\", "
      "\"tensorrt-llm\", \"transformers\" or \"llama.cpp\""},
     {"unknown_gpu", K::Error, "id", "unknown GPU id \"{id}\" (see `gpusizer gpus`)"},
+    {"engine_version_unknown", K::Error, "engine versions value",
+     "is not a version of {engine} gpusizer has checked: {versions:or} (got {value:json})"},
+    {"engine_version_engine", K::Error, "named engine",
+     "names {named}, but the scenario's engine is {engine}"},
     {"checkpoint_format_unknown", K::Error, "repo preset released",
      "the weight format of {repo} cannot be read from its name, and the published checkpoints of {preset} "
      "store {released}: give \"weights\" or paste its config.json"},
@@ -243,6 +247,9 @@ const std::vector<Message> kMessages = {
     // Notes.
     {"path_model", K::Note, "",
      "/path/to/model stands for the model's checkpoint (an imported model has no Hugging Face id)"},
+    {"version_not_launch_checked", K::Note, "engine version checked",
+     "{engine} {version}: its memory accounting is that release's; the commands are written with the "
+     "flags of {checked}, the version checked, and an older release may lack some"},
     {"nodes_assumed", K::Note, "gpus instances per_instance",
      "the {gpus} GPUs are assumed to be {instances} nodes of {per_instance}; give plan.gpus_per_instance to "
      "change it"},

@@ -11,6 +11,7 @@
 #include "base/messages.h"
 #include "launch/launch_internal.h"
 #include "plan/planner.h"
+#include "scenario/engine_versions.h"
 
 namespace gpusizer {
 
@@ -444,6 +445,12 @@ Launch make_launch(const Scenario& s, const LaunchPlan& plan) {
     add_serving(c, out);
   }
   if (c.s.checkpoint.repo.empty() && c.s.checkpoint.preset_repo.empty()) add_note(out, "path_model");
+  if (!c.s.engine_version.empty() && c.s.engine_version != default_engine_version(c.s.engine).version) {
+    add_note(out, "version_not_launch_checked",
+             {{"engine", to_string(c.s.engine)},
+              {"version", c.s.engine_version},
+              {"checked", default_engine_version(c.s.engine).version}});
+  }
   if (plan.source == "scenario" && plan.instances > 1) {
     add_note(out, "nodes_assumed",
              {{"gpus", plan.gpus}, {"instances", plan.instances}, {"per_instance", plan.gpus_per_instance}});
