@@ -232,3 +232,15 @@ TEST_CASE("engine_version selects the release's accounting and is refused outsid
   REQUIRE(old.ok);
   CHECK(old.value.at("note_details").dump().find("version_not_launch_checked") != std::string::npos);
 }
+
+TEST_CASE("A checkpoint with its own window: Qwen3 -2507 Instruct holds 262,144 positions natively",
+          "[checkpoint]") {
+  const Scenario s = parse_scenario(json{{"model", "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8"}});
+  CHECK(s.model.max_positions == 262144);
+  const ApiResult r =
+      run_command("launch", R"({"model":"Qwen/Qwen3-30B-A3B-Instruct-2507","seq_len":131072,"gpu":"h200"})");
+  REQUIRE(r.ok);
+  // No YaRN override: the context is inside the checkpoint's own window.
+  CHECK(r.value.at("commands")[0].at("text").get<std::string>().find("--hf-overrides") == std::string::npos);
+  CHECK(parse_scenario(json{{"model", "qwen3-30b-a3b"}}).model.max_positions == 40960);
+}

@@ -106,3 +106,14 @@ TEST_CASE("Pre-training from scratch gets Megatron-LM with the architecture; swi
   CHECK(mg.find("--train-iters 762940") != std::string::npos);
   CHECK(has_code(out.at("note_details"), "continued_pretraining"));
 }
+
+TEST_CASE("The vLLM start-up block is that of the command: the scenario's context, not the model's window",
+          "[expert]") {
+  const ApiResult r = run_command("estimate", R"({"model":"llama-3.1-8b","gpu":"h100-80gb","seq_len":8192})");
+  REQUIRE(r.ok);
+  const json& engine = r.value.at("memory").at("engine");
+  CHECK(engine.at("max_model_len") == 8192);
+  CHECK(engine.at("max_concurrency").get<double>() == Approx(engine.at("kv_tokens").get<double>() / 8192));
+  const json out = launch(R"({"model":"llama-3.1-8b","gpu":"h100-80gb","seq_len":8192})");
+  CHECK(text_of(out, "vllm").find("--max-model-len 8192") != std::string::npos);
+}

@@ -36,6 +36,7 @@ PublishedCheckpoint read_checkpoint(const nlohmann::json& j, const std::string& 
     c.block_scaled = q.contains("block") && q.at("block").is_array();
     if (q.contains("file") && q.at("file").is_string()) c.gguf_file = q.at("file").get<std::string>();
   }
+  c.max_positions = j.value("max_positions", int64_t{0});
   if (j.contains("total_size_bytes") && j.at("total_size_bytes").is_number())
     c.total_size_bytes = j.at("total_size_bytes").get<double>();
   return c;

@@ -20,6 +20,7 @@ struct PublishedCheckpoint {
   bool block_scaled = false;                  // fp8 with block scales (DeepSeek's 128 x 128)
   std::string gguf_file;                      // a GGUF repository's file of `weights` (first part when split)
   std::optional<double> total_size_bytes;     // model.safetensors.index.json metadata.total_size
+  int64_t max_positions = 0;  // its own context window where it differs from the preset's (0: the preset's)
   std::string source;
 };
 

@@ -90,8 +90,9 @@ std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, con
   EngineBudget e;
   const double total = gpu->memory_bytes;
   e.weights_bytes = m.breakdown.weights;
-  const int64_t model_len = s.model.max_positions > 0 ? s.model.max_positions : s.seq_len;
-  e.max_model_len = o.max_model_len.value_or(model_len);
+  // The scenario's own context: the launch commands start the engine with --max-model-len seq_len
+  // (SGLang --context-length), so its start-up log reports the concurrency of that length.
+  e.max_model_len = o.max_model_len.value_or(s.seq_len);
   const bool eager = o.enforce_eager.value_or(false);
   e.cuda_graph_bytes = eager ? 0 : kCudaGraphBytes;
   const bool multi = s.tp > 1 || s.pp > 1;

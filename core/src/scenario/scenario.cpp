@@ -168,7 +168,8 @@ std::string variant_of(const std::string& repo) {
   return "";
 }
 
-void take_published(const PublishedCheckpoint& p, Checkpoint* c) {
+void take_published(const PublishedCheckpoint& p, Checkpoint* c, Architecture* a = nullptr) {
+  if (a && p.max_positions > 0) a->max_positions = p.max_positions;  // e.g. Qwen3 -2507: 262,144
   c->repo = p.repo;
   c->listed = true;
   c->variant = p.variant;
@@ -191,7 +192,7 @@ void resolve_checkpoint(const ModelNameMatch& name, const std::optional<WeightFo
   c.named = !name.hub_id.empty();
   c.repo = c.named ? name.hub_id : a.hf_repo;
   if (const PublishedCheckpoint* p = find_published_checkpoint(c.repo, weights)) {
-    take_published(*p, &c);
+    take_published(*p, &c, &s->model);
     c.repo = c.named ? name.hub_id : p->repo;  // kept as the user wrote it
   } else {
     c.variant = variant_of(c.repo);
@@ -211,7 +212,7 @@ void resolve_checkpoint(const ModelNameMatch& name, const std::optional<WeightFo
     // A preset asked for a format it is published in: that checkpoint, not a conversion.
     if (const PublishedCheckpoint* p = published_checkpoint_of(a.id, *weights)) {
       c.preset_repo = c.repo;
-      take_published(*p, &c);
+      take_published(*p, &c, &s->model);
       return;
     }
     // No published checkpoint in that format: converted on load where an engine does it, else
