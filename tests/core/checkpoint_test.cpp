@@ -244,3 +244,29 @@ TEST_CASE("A checkpoint with its own window: Qwen3 -2507 Instruct holds 262,144 
   CHECK(r.value.at("commands")[0].at("text").get<std::string>().find("--hf-overrides") == std::string::npos);
   CHECK(parse_scenario(json{{"model", "qwen3-30b-a3b"}}).model.max_positions == 40960);
 }
+
+TEST_CASE("A GGUF repository named by Hub id is a GGUF checkpoint, each quant type one of its files",
+          "[checkpoint]") {
+  const auto text_of = [](const std::string& input) {
+    const ApiResult r = run_command("launch", input);
+    INFO(r.error_field << ": " << r.error_message);
+    REQUIRE(r.ok);
+    return r.value.at("commands")[0].at("text").get<std::string>();
+  };
+  // Not in the table: its Q4_K_M unless a quant type is asked.
+  CHECK(text_of(R"({"model":"bartowski/Qwen2.5-32B-Instruct-GGUF","engine":"llama.cpp","gpu":"rtx4090"})")
+            .find("-hf bartowski/Qwen2.5-32B-Instruct-GGUF:Q4_K_M") != std::string::npos);
+  CHECK(
+      text_of(
+          R"({"model":"bartowski/Qwen2.5-32B-Instruct-GGUF","engine":"llama.cpp","weights":"q8_0","gpu":"h100-80gb"})")
+          .find("-hf bartowski/Qwen2.5-32B-Instruct-GGUF:Q8_0") != std::string::npos);
+  // In the table with another file: that file of the same repository.
+  CHECK(
+      text_of(
+          R"({"model":"Qwen/Qwen2.5-7B-Instruct-GGUF","engine":"llama.cpp","weights":"q8_0","gpu":"rtx4090"})")
+          .find("-hf Qwen/Qwen2.5-7B-Instruct-GGUF:Q8_0") != std::string::npos);
+  // On vLLM the GGUF format is refused at the field.
+  const ApiResult vllm = run_command("estimate", R"({"model":"bartowski/Qwen2.5-32B-Instruct-GGUF"})");
+  REQUIRE_FALSE(vllm.ok);
+  CHECK(vllm.error_field == "weights");
+}

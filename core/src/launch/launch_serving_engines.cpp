@@ -170,7 +170,7 @@ void add_llamacpp(const LaunchContext& c, Launch& out) {
   const bool flash = c.s.flash_attention || quantized_cache;  // a quantized V cache needs flash attention
   const std::string file = cat({"/path/to/model-", quant, ".gguf"});
   // A published GGUF repository is downloaded by llama-server itself (-hf <repo>:<quant>).
-  const bool hub_gguf = !c.s.checkpoint.gguf_file.empty() && c.s.checkpoint.stored == c.s.weights;
+  const bool hub_gguf = c.s.checkpoint.gguf_repo && c.s.checkpoint.stored == c.s.weights;
   Flags f;
   if (hub_gguf)
     f.add("-hf", cat({c.s.checkpoint.repo, ":", quant}));

@@ -175,6 +175,7 @@ void take_published(const PublishedCheckpoint& p, Checkpoint* c, Architecture* a
   c->variant = p.variant;
   c->stored = p.weights;
   c->gguf_file = p.gguf_file;
+  c->gguf_repo = !p.gguf_file.empty();
 }
 
 // The checkpoint the model names (checkpoint.h) and whether `weights` can be loaded from it.
@@ -191,9 +192,22 @@ void resolve_checkpoint(const ModelNameMatch& name, const std::optional<WeightFo
   }
   c.named = !name.hub_id.empty();
   c.repo = c.named ? name.hub_id : a.hf_repo;
+  // A GGUF repository holds one file per quant type ("...-GGUF"): any GGUF format is one of its
+  // files, served by llama-server -hf <repo>:<QUANT>; without one named, its Q4_K_M.
+  const bool gguf_repo = lower_case(c.repo).find("gguf") != std::string::npos;
   if (const PublishedCheckpoint* p = find_published_checkpoint(c.repo, weights)) {
     take_published(*p, &c, &s->model);
     c.repo = c.named ? name.hub_id : p->repo;  // kept as the user wrote it
+    if (gguf_repo && weights && is_gguf(*weights) && c.stored != *weights) {
+      c.stored = *weights;
+      c.gguf_file.clear();  // another file of the repository
+    }
+  } else if (gguf_repo) {
+    c.variant = variant_of(c.repo);
+    c.stored = weights && is_gguf(*weights)                ? *weights
+               : name.has_weights && is_gguf(name.weights) ? name.weights
+                                                           : WeightFormat::Q4_K_M;
+    c.gguf_repo = true;
   } else {
     c.variant = variant_of(c.repo);
     if (name.has_weights && name.weights_token != "checkpoint") {
@@ -222,6 +236,7 @@ void resolve_checkpoint(const ModelNameMatch& name, const std::optional<WeightFo
       c.repo.clear();
       c.listed = false;
       c.gguf_file.clear();
+      c.gguf_repo = false;
     }
     return;
   }

@@ -99,6 +99,7 @@ struct Checkpoint {
   bool named = false;                        // the user named this repository (a Hub id)
   bool listed = false;                       // a published checkpoint of core/data/checkpoints.json
   std::string gguf_file;                     // a GGUF repository's file of the stored format
+  bool gguf_repo = false;                    // a GGUF repository: one file per quant type
   std::string preset_repo;  // the preset's repository when `weights` chose another published checkpoint
 };
 
