@@ -7,16 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
+#include "base/text.h"
 #include "catalog/embedded.h"
 
 namespace gpusizer {
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 struct Data {
   std::vector<PublishedCheckpoint> checkpoints;
@@ -75,10 +70,10 @@ const std::vector<PublishedCheckpoint>& published_checkpoints() { return data().
 
 const PublishedCheckpoint* find_published_checkpoint(const std::string& repo,
                                                      std::optional<WeightFormat> format) {
-  const std::string key = lower(repo);
+  const std::string key = lower_case(repo);
   const PublishedCheckpoint* first = nullptr;
   for (const PublishedCheckpoint& c : published_checkpoints()) {
-    if (lower(c.repo) != key) continue;
+    if (lower_case(c.repo) != key) continue;
     if (format && c.weights == *format) return &c;
     if (!first) first = &c;
   }

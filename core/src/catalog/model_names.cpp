@@ -12,6 +12,7 @@
 
 #include "base/error.h"
 #include "base/json_reader.h"
+#include "base/text.h"
 #include "catalog/checkpoints.h"
 
 namespace gpusizer {
@@ -27,26 +28,20 @@ bool is_sep(char c) {
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return c >= 'a' && c <= 'z'; }
 
-std::string lower(const std::string& text) {
-  std::string s;
-  for (char c : text) s.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  return s;
-}
-
 std::string trim(const std::string& s) {
   const size_t b = s.find_first_not_of(" \t\r\n");
   if (b == std::string::npos) return "";
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
-std::string lower_trim(const std::string& text) { return lower(trim(text)); }
+std::string lower_trim(const std::string& text) { return lower_case(trim(text)); }
 
 // "https://huggingface.co/Qwen/X/tree/main", "hf.co/Qwen/X", "modelscope.cn/models/qwen/X" ->
 // "Qwen/X" (case kept); a bare "org/name" stays.
 std::string strip_url(std::string s) {
   const auto cut = [&s](const char* prefix) {
     const std::string p(prefix);
-    if (lower(s.substr(0, p.size())) == p) s = s.substr(p.size());
+    if (lower_case(s.substr(0, p.size())) == p) s = s.substr(p.size());
   };
   for (const char* p : {"https://", "http://", "www."}) cut(p);
   for (const char* host :
@@ -144,7 +139,7 @@ struct Parsed {
 Parsed parse(const std::string& text) {
   Parsed p;
   const std::string original = strip_url(trim(text));
-  std::string s = lower(original);
+  std::string s = lower_case(original);
   const size_t slash = s.find('/');
   const bool spaced = s.find(' ') != std::string::npos;
   if (slash != std::string::npos && slash > 0 && slash + 1 < s.size() && !spaced) p.hub_id = original;
@@ -294,9 +289,7 @@ ModelNameMatch match_found(const std::string& text) {
     if (const Architecture* a = find_preset(c->preset)) {
       m.preset = a;
       m.matched_by = "checkpoint";
-      const bool low_bit = c->weights != WeightFormat::Bf16 && c->weights != WeightFormat::Fp16 &&
-                           c->weights != WeightFormat::Fp32;
-      if (low_bit) {
+      if (is_quantized(c->weights)) {
         m.has_weights = true;
         m.weights = c->weights;
         // fp8 and fp4 releases train from 16-bit weights, as a preset's release does (scenario.cpp).

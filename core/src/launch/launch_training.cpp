@@ -156,7 +156,8 @@ std::string llamafactory_template(const LaunchContext& c) {
 }
 
 // LLaMA-Factory 0.9.3's examples (examples/train_lora/llama3_lora_sft.yaml,
-// examples/train_full/llama3_full_sft.yaml): learning rate 1.0e-4 for LoRA, 1.0e-5 for full.
+// examples/train_full/llama3_full_sft.yaml): learning rate 1.0e-4 for LoRA, 1.0e-5 for full; the
+// YAML's logging_steps 10, save_steps 500, 3 epochs, cosine schedule and warmup 0.1 are theirs too.
 const char* learning_rate(const LaunchContext& c) { return lora(c) ? "1.0e-4" : "1.0e-5"; }
 
 std::string llamafactory_yaml(const LaunchContext& c) {
@@ -286,6 +287,7 @@ void add_megatron_pretrain(const LaunchContext& c, Launch& out) {
     t.add("--train-iters", "$TRAIN_ITERS");
   }
   t.add("--tokenizer-type", "HuggingFaceTokenizer").add("--tokenizer-model", c.model);
+  // --split as examples/gpt3/train_gpt3_175b_distributed.sh; --log-interval 100 is arguments.py's default.
   t.add("--data-path", "/path/to/corpus_text_document").add("--split", "949,50,1");
   t.add("--save", "/path/to/checkpoints").add("--log-interval", 100);
   add_command(out, "megatron-lm", kMegatronVersion, "shell", "",

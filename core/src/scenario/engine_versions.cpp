@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "base/error.h"
+#include "base/text.h"
 
 namespace gpusizer {
 namespace {
@@ -46,12 +47,6 @@ const EngineVersion kVersions[] = {
      "tests/fixtures/flags/megatron-lm-core_v0.15.3.json"},
 };
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 // A release name or one of its patch releases ("0.11.1", "0.6.4.post1", "4.44.2").
 bool release_matches(const std::string& text, const std::string& release) {
   if (text == release) return true;
@@ -63,7 +58,7 @@ bool release_matches(const std::string& text, const std::string& release) {
 bool names(const EngineVersion& v, const std::string& text) {
   std::string t = text;
   if (t.size() > 1 && t[0] == 'v' && std::isdigit(static_cast<unsigned char>(t[1]))) t.erase(0, 1);
-  if (release_matches(t, lower(v.version))) return true;
+  if (release_matches(t, lower_case(v.version))) return true;
   std::string also = v.also;
   size_t start = 0;
   while (start < also.size()) {
@@ -94,7 +89,7 @@ const EngineVersion& default_engine_version(Engine e) { return *engine_versions(
 
 void apply_engine_version(const nlohmann::json& value, const nlohmann::json& given_options, Scenario* s) {
   if (!value.is_string()) throw_error("engine_version", "string", {{"type", value.type_name()}});
-  std::string text = lower(value.get<std::string>());
+  std::string text = lower_case(value.get<std::string>());
   const std::string engine = to_string(s->engine);
   // An engine name first ("vllm 0.11", "sglang v0.5.2") must be the scenario's.
   const size_t space = text.find(' ');

@@ -6,6 +6,7 @@
 #include "base/error.h"
 #include "base/json_reader.h"
 #include "base/messages.h"
+#include "base/text.h"
 #include "catalog/catalog.h"
 #include "catalog/checkpoints.h"
 #include "catalog/model_names.h"
@@ -139,9 +140,7 @@ Architecture resolve_model(const nlohmann::json& m, std::vector<Warning>* warnin
   return arch;
 }
 
-bool is_16bit(WeightFormat f) {
-  return f == WeightFormat::Bf16 || f == WeightFormat::Fp16 || f == WeightFormat::Fp32;
-}
+bool is_16bit(WeightFormat f) { return !is_quantized(f); }  // bf16, fp16 (and fp32)
 
 // Formats an engine makes from 16-bit weights while it loads them: vLLM's and SGLang's online
 // fp8, bitsandbytes int8/int4/nf4, and the 16-bit dtypes themselves. AWQ, GPTQ, GGUF, MXFP4 and
@@ -149,12 +148,6 @@ bool is_16bit(WeightFormat f) {
 bool converted_on_load(WeightFormat f) {
   return is_16bit(f) || f == WeightFormat::Fp8 || f == WeightFormat::Int8 || f == WeightFormat::Int4 ||
          f == WeightFormat::Nf4;
-}
-
-std::string lower_case(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return text;
 }
 
 // The variant a repository name shows ("-Instruct", "-Chat", "-it", "-Distill-"); "" when none.
