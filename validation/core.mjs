@@ -25,6 +25,8 @@ export function estimateAll(bin, scenarios) {
 // Speed figures need the presets' shapes and the cards' peaks (filled by loadLists).
 export const PRESETS = new Map();
 export const GPUS = new Map();
+// Engine id -> the versions the core checked ({version, releases, ...}: catalog.engine_versions).
+export const VERSIONS = new Map();
 
 // The core's model presets and GPU catalog; returns the presets and the set of GPU ids.
 export function loadLists(bin) {
@@ -32,5 +34,6 @@ export function loadLists(bin) {
   const gpus = runCli(bin, 'gpus').value;
   for (const p of presets) PRESETS.set(p.id, p);
   for (const g of gpus) GPUS.set(g.id, g);
+  for (const [engine, rows] of Object.entries(runCli(bin, 'catalog').value.engine_versions)) VERSIONS.set(engine, rows);
   return { presets, catalog: new Set(gpus.map((g) => g.id)) };
 }

@@ -39,7 +39,8 @@ const HEAD = ['| scored today | median abs. error | within 10 % | scored in defa
 export function defaultSettingsSection(rows, dflt) {
   const out = ['', '## Default settings', '',
     'Every case scored again with only what a user of the page states: the model, the task and the keys of',
-    'the page\'s inputs (`web/fields.js`: weights and KV-cache format, engine, lengths, batch, GPU, GPUs / TP / PP,',
+    'the page\'s inputs (`web/fields.js`: weights and KV-cache format, engine and the engine version the source',
+    'names where the core checked one covering it, lengths, batch, GPU, GPUs / TP / PP,',
     'the training settings). The `engine_options` and efficiency knobs the cases carry to describe their',
     'benchmark harness or stack version (vLLM/SGLang flags, the sampler path, generate() version paths,',
     'quantized-kernel buffers, CUDA graphs ...) are left to the core\'s defaults; the request load (rate,',

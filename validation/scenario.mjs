@@ -1,6 +1,8 @@
 // A case -> the gpusizer scenario that describes it: the GPU, weights format, model (a preset or
 // the case's architecture), engine, and the engine and training options the case states.
 
+import { VERSIONS } from './core.mjs';
+
 // Old calibration cases name GPUs in free text; new cases carry gpu_id.
 const GPU_IDS = [
   [/A100[- ]SXM 80GB|A100 80GB|A100 \(80GB/i, 'a100-80gb'],
@@ -108,6 +110,22 @@ export function engineOf(c, training) {
   return 'transformers';
 }
 
+// The engine version the case's framework names ("vLLM v0.10.1.1", "transformers 4.40.2") when the
+// core checked a version covering it (catalog.engine_versions releases: the name or a patch of it):
+// a user states it as the scenario's engine_version. Frameworks naming only a date, or a release
+// no checked version covers, state none (the core takes its newest checked).
+const VERSION_NAMES = { 'vllm': 'vllm', 'sglang': 'sglang', 'lmdeploy': 'lmdeploy', 'tensorrt-llm': 'tensorrt-llm',
+  'transformers': 'transformers', 'deepspeed': 'deepspeed', 'megatron': 'megatron(?:-lm)?(?: core_v)?' };
+export function engineVersionOf(c, engine) {
+  const name = VERSION_NAMES[engine];
+  const m = name && new RegExp(`\\b${name}\\s*v?(\\d+\\.[\\dx]+(?:\\.[\\dx]+)*(?:\\.post\\d+)?)`, 'i').exec(c.framework || '');
+  if (!m) return null;
+  const text = m[1].toLowerCase();
+  const covers = (r) => text === r || text.startsWith(`${r}.`);
+  const row = (VERSIONS.get(engine) || []).find((v) => v.releases.some(covers));
+  return row ? text : null;
+}
+
 const OPTIMIZERS = { adamw: 'adamw', adamw_torch: 'adamw', adamw_torch_fused: 'adamw', paged_adamw_32bit: 'adamw', adamw_hf: 'adamw', adam: 'adamw', 'adamw-8bit': 'adamw-8bit',
   adamw_8bit: 'adamw-8bit', adamw_bnb_8bit: 'adamw-8bit', paged_adamw_8bit: 'paged-adamw-8bit', 'paged-adamw-8bit': 'paged-adamw-8bit',
   sgd: 'sgd', adafactor: 'adafactor' };
@@ -119,6 +137,8 @@ export function genericScenario(c, model, catalog) {
   if (!task) return { skip: `workload "${c.workload}" not mapped` };
   const training = task !== 'inference';
   const s = { model, task, engine: engineOf(c, training) };
+  const version = engineVersionOf(c, s.engine);
+  if (version) s.engine_version = version;
   if (c.precision) {
     const w = weightsOf(c.precision);
     // The KV cache's size does not depend on the weights format: KV figures are scored without it.

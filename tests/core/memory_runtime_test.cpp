@@ -80,9 +80,15 @@ TEST_CASE("vLLM sampler paths: bytes per request and vocabulary entry from the k
   // flashinfer: bf16 logits 2 + fp32 copy 4 + top_k_mask_logits 4 + softmax 4
   CHECK(vllm_sampler_bytes_per_entry("flashinfer") == 14);
   CHECK(vllm_sampler_bytes_per_entry("v0") == 32);  // 8 fp32 vocabulary-wide tensors (V0 sampler)
-  // The scenario's default is FlashInfer (vLLM's default on NVIDIA GPUs since PR #40376).
-  CHECK(parse_scenario(nlohmann::json::parse(R"({"model":"llama-3.1-8b"})")).engine_options.sampler ==
-        "flashinfer");
+  // The scenario's default is its engine version's: the newest checked (vLLM 0.11, PyTorch-native);
+  // an older one names its own, and engine_options.sampler (VLLM_USE_FLASHINFER_SAMPLER) wins.
+  const auto sampler_of = [](const char* text) {
+    return parse_scenario(nlohmann::json::parse(text)).engine_options.sampler;
+  };
+  CHECK(sampler_of(R"({"model":"llama-3.1-8b"})") == "pytorch-native");
+  CHECK(parse_scenario(nlohmann::json::parse(R"({"model":"llama-3.1-8b"})")).engine_version == "0.11");
+  CHECK(sampler_of(R"({"model":"llama-3.1-8b","engine_version":"vllm 0.6.5"})") == "v0");
+  CHECK(sampler_of(R"({"model":"llama-3.1-8b","engine_options":{"sampler":"flashinfer"}})") == "flashinfer");
   // The sampler phase is the peak at 256 sequences x 152064 vocab (Qwen2.5-7B on an A100 at the
   // small-GPU defaults, 2048 batched tokens): the paths differ by exactly their bytes per entry.
   const char* base =

@@ -83,8 +83,9 @@ struct EngineOptions {
   // since PR #40376, 2026-04: envs.py VLLM_USE_FLASHINFER_SAMPLER defaults to True), "pytorch-native"
   // (V1 log "Falling back to the PyTorch-native implementation of top-p & top-k sampling": the
   // full-vocabulary sort of v0.8-v0.11 and of VLLM_USE_FLASHINFER_SAMPLER=0 before the Triton path),
-  // "v0" (the V0 engine's model_executor/layers/sampler.py, vLLM before 0.8).
-  std::string sampler = "flashinfer";
+  // "v0" (the V0 engine's model_executor/layers/sampler.py, vLLM before 0.8). Unset here: the
+  // scenario's engine version fixes it (engine_versions.cpp) unless engine_options names one.
+  std::string sampler;
   // Which tensor-parallel worker's start-up log a vLLM figure is (engine_accounting.cpp): "driver"
   // (default: rank 0, the busiest GPU) or "non-driver" (a VllmWorkerProcess). Only the V0 engine
   // (sampler "v0") tells them apart: its ModelRunner.execute_model returns after compute_logits on

@@ -54,17 +54,25 @@ bool release_matches(const std::string& text, const std::string& release) {
          text[release.size()] == '.';
 }
 
+// The release names `v` answers to: its own and those of `also`.
+std::vector<std::string> releases_of(const EngineVersion& v) {
+  std::vector<std::string> out{v.version};
+  const std::string also = v.also;
+  size_t start = 0;
+  while (start < also.size()) {
+    const size_t end = std::min(also.find(' ', start), also.size());
+    out.push_back(also.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
 // "v0.11.0" and "0.11.0" name "0.11"; "0.6.4.post1" names the row of 0.6.3 (its `also`).
 bool names(const EngineVersion& v, const std::string& text) {
   std::string t = text;
   if (t.size() > 1 && t[0] == 'v' && std::isdigit(static_cast<unsigned char>(t[1]))) t.erase(0, 1);
-  if (release_matches(t, lower_case(v.version))) return true;
-  std::string also = v.also;
-  size_t start = 0;
-  while (start < also.size()) {
-    const size_t end = std::min(also.find(' ', start), also.size());
-    if (release_matches(t, also.substr(start, end - start))) return true;
-    start = end + 1;
+  for (const std::string& release : releases_of(v)) {
+    if (release_matches(t, lower_case(release))) return true;
   }
   return false;
 }
@@ -87,10 +95,38 @@ std::vector<const EngineVersion*> engine_versions(Engine e) {
 
 const EngineVersion& default_engine_version(Engine e) { return *engine_versions(e).back(); }
 
-void apply_engine_version(const nlohmann::json& value, const nlohmann::json& given_options, Scenario* s) {
-  if (!value.is_string()) throw_error("engine_version", "string", {{"type", value.type_name()}});
-  std::string text = lower_case(value.get<std::string>());
+namespace {
+
+// The facts of `v` become the engine_options the input leaves out (`given_options`).
+void apply_version_facts(const EngineVersion& v, const nlohmann::json& given_options, Scenario* s) {
+  s->engine_version = v.version;
+  EngineOptions& o = s->engine_options;
+  const auto given = [&](const char* key) {
+    return given_options.is_object() && given_options.contains(key);
+  };
+  if (*v.sampler && !given("sampler")) o.sampler = v.sampler;
+  if (*v.non_torch_accounting && !given("non_torch_accounting"))
+    o.non_torch_accounting = v.non_torch_accounting;
+  if (*v.mla_moe_kernels && !given("mla_moe_kernels")) o.mla_moe_kernels = v.mla_moe_kernels;
+  if (v.full_prompt_logits >= 0 && !given("full_prompt_logits"))
+    o.full_prompt_logits = v.full_prompt_logits == 1;
+  if (v.legacy_kv_cache >= 0 && !given("legacy_kv_cache")) o.legacy_kv_cache = v.legacy_kv_cache == 1;
+}
+
+}  // namespace
+
+void apply_engine_version(const nlohmann::json* value, const nlohmann::json& given_options, Scenario* s) {
+  if (!value) {
+    apply_version_facts(default_engine_version(s->engine), given_options, s);
+    return;
+  }
+  if (!value->is_string()) throw_error("engine_version", "string", {{"type", value->type_name()}});
+  std::string text = lower_case(value->get<std::string>());
   const std::string engine = to_string(s->engine);
+  if (text.empty()) {
+    throw_error("engine_version", "engine_version_unknown",
+                {{"engine", engine}, {"versions", version_ids(s->engine)}, {"value", ""}});
+  }
   // An engine name first ("vllm 0.11", "sglang v0.5.2") must be the scenario's.
   const size_t space = text.find(' ');
   const bool version_first =
@@ -110,28 +146,19 @@ void apply_engine_version(const nlohmann::json& value, const nlohmann::json& giv
   if (!found) {
     throw_error(
         "engine_version", "engine_version_unknown",
-        {{"engine", engine}, {"versions", version_ids(s->engine)}, {"value", value.get<std::string>()}});
+        {{"engine", engine}, {"versions", version_ids(s->engine)}, {"value", value->get<std::string>()}});
   }
-  s->engine_version = found->version;
-  EngineOptions& o = s->engine_options;
-  const auto given = [&](const char* key) {
-    return given_options.is_object() && given_options.contains(key);
-  };
-  if (*found->sampler && !given("sampler")) o.sampler = found->sampler;
-  if (*found->non_torch_accounting && !given("non_torch_accounting"))
-    o.non_torch_accounting = found->non_torch_accounting;
-  if (*found->mla_moe_kernels && !given("mla_moe_kernels")) o.mla_moe_kernels = found->mla_moe_kernels;
-  if (found->full_prompt_logits >= 0 && !given("full_prompt_logits"))
-    o.full_prompt_logits = found->full_prompt_logits == 1;
-  if (found->legacy_kv_cache >= 0 && !given("legacy_kv_cache"))
-    o.legacy_kv_cache = found->legacy_kv_cache == 1;
+  apply_version_facts(*found, given_options, s);
 }
 
 nlohmann::json engine_versions_json() {
   nlohmann::json out = nlohmann::json::object();
   for (const EngineVersion& v : kVersions) {
-    out[to_string(v.engine)].push_back(
-        {{"version", v.version}, {"covers", v.covers}, {"launch_checked", v.launch_checked}});
+    out[to_string(v.engine)].push_back({{"version", v.version},
+                                        {"covers", v.covers},
+                                        {"releases", releases_of(v)},
+                                        {"launch_checked", v.launch_checked},
+                                        {"default", &v == &default_engine_version(v.engine)}});
   }
   return out;
 }

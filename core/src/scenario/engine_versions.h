@@ -31,12 +31,14 @@ std::vector<const EngineVersion*> engine_versions(Engine e);
 // The default version of `e` (the newest checked).
 const EngineVersion& default_engine_version(Engine e);
 
-// Parses "engine_version" ("vllm 0.11", "vLLM v0.11.0", "0.11") for the scenario's engine and sets
-// s->engine_version; its facts become the engine_options the input leaves out (`given_options`:
-// the scenario's "engine_options" object, or null). Throws InputError on field "engine_version".
-void apply_engine_version(const nlohmann::json& value, const nlohmann::json& given_options, Scenario* s);
+// Parses "engine_version" ("vllm 0.11", "vLLM v0.11.0", "0.11") for the scenario's engine, or takes
+// the default version when `value` is null, and sets s->engine_version; the version's facts become
+// the engine_options the input leaves out (`given_options`: the scenario's "engine_options" object,
+// or null). Throws InputError on field "engine_version".
+void apply_engine_version(const nlohmann::json* value, const nlohmann::json& given_options, Scenario* s);
 
-// {engine id: [{"version", "covers", "launch_checked"}, ...]} for the catalog and the page.
+// {engine id: [{"version", "covers", "releases", "launch_checked", "default"}, ...]} for the catalog
+// and the page.
 nlohmann::json engine_versions_json();
 
 }  // namespace gpusizer

@@ -542,9 +542,9 @@ Scenario parse_scenario(const nlohmann::json& input) {
   parse_training(r, &s);
   parse_efficiency(r, &s);
   parse_engine_options(r, &s.engine_options);  // engine_options_parse.cpp
-  if (r.has("engine_version"))
-    apply_engine_version(r.raw("engine_version"),
-                         r.has("engine_options") ? r.raw("engine_options") : nlohmann::json(), &s);
+  // The version named, or the newest checked (engine_versions.cpp): its facts fill engine_options.
+  apply_engine_version(r.has("engine_version") ? &r.raw("engine_version") : nullptr,
+                       r.has("engine_options") ? r.raw("engine_options") : nlohmann::json(), &s);
   if (auto v = r.number("headroom", 0, 0.9, false)) s.headroom = *v;
   parse_pricing(r, &s);
   parse_filters(r, &s);
@@ -599,7 +599,7 @@ nlohmann::json scenario_to_json(const Scenario& s) {
   j["model"] = s.model_input;
   j["task"] = to_string(s.task);
   j["engine"] = to_string(s.engine);
-  if (!s.engine_version.empty()) j["engine_version"] = s.engine_version;
+  j["engine_version"] = s.engine_version;
   j["weights"] = to_string(s.weights);
   j["kv_cache"] = to_string(s.kv_cache);
   j["batch"] = s.batch;

@@ -125,7 +125,7 @@ struct Scenario {
   Training training;
   Efficiency efficiency;
   EngineOptions engine_options;  // vLLM / SGLang start-up options (engine_options.cpp)
-  std::string engine_version;    // a version of engine_versions.h; "" when not given (its default)
+  std::string engine_version;    // a version of engine_versions.h: the one named, else the newest checked
   double headroom = 0.10;        // share of GPU memory the planner keeps free
   Pricing pricing;
   Filters filters;
