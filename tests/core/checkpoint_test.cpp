@@ -121,6 +121,25 @@ TEST_CASE("DeepSeek-R1, V3, Kimi K2 and gpt-oss are sized in their released form
   REQUIRE(r.ok);
   const double weights = r.value.at("memory").at("breakdown").at("weights").get<double>();
   CHECK(weights == Approx(*oss->total_size_bytes).epsilon(0.03));
+  // The others against what their publishers state (their safetensors indexes are not among the
+  // sources this repository holds). gpt-oss model card (OpenAI, 2025-08), table 1: gpt-oss-120b's
+  // checkpoint is 60.8 GiB (MXFP4 experts, bf16 elsewhere).
+  const auto weights_of = [](const char* input) {
+    const ApiResult e = run_command("estimate", input);
+    REQUIRE(e.ok);
+    return e.value.at("memory").at("breakdown").at("weights").get<double>();
+  };
+  CHECK(weights_of(R"({"model":"openai/gpt-oss-120b"})") == Approx(60.8 * 1024 * 1024 * 1024).epsilon(0.005));
+  // DeepSeek-V3 README_WEIGHTS.md: main model 671B parameters (the MTP module's 11.5B are loaded
+  // only for speculative decoding); FP8 is one byte each, plus the 16-bit embeddings, norms, gates
+  // and the fp32 scale of every 128 x 128 block: within 1 % of 671 GB.
+  for (const char* id : {"deepseek-ai/DeepSeek-R1", "deepseek-ai/DeepSeek-V3"}) {
+    INFO(id);
+    const ApiResult e = run_command("estimate", std::string(R"({"model":")") + id + R"("})");
+    REQUIRE(e.ok);
+    CHECK(e.value.at("model").at("params").get<double>() == Approx(671e9).epsilon(0.005));
+    CHECK(e.value.at("memory").at("breakdown").at("weights").get<double>() == Approx(671e9).epsilon(0.01));
+  }
 }
 
 TEST_CASE("a preset asked for a format it is published in gets that checkpoint", "[checkpoint]") {

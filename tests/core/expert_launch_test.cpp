@@ -117,3 +117,71 @@ TEST_CASE("The vLLM start-up block is that of the command: the scenario's contex
   const json out = launch(R"({"model":"llama-3.1-8b","gpu":"h100-80gb","seq_len":8192})");
   CHECK(text_of(out, "vllm").find("--max-model-len 8192") != std::string::npos);
 }
+
+TEST_CASE("Megatron-LM pre-training over TP x PP launches pretrain_gpt.py with that layout, alone",
+          "[expert]") {
+  const json out = launch(R"({"model":"llama-3.1-70b","task":"pretrain","engine":"megatron",
+                              "gpu":"h100-80gb","gpus":64,"tp":8,"pp":2,"training":{"zero":1}})");
+  REQUIRE(out.at("commands").size() == 1);
+  const std::string megatron = text_of(out, "megatron-lm");
+  CHECK(megatron.find("--tensor-model-parallel-size 8") != std::string::npos);
+  CHECK(megatron.find("--pipeline-model-parallel-size 2") != std::string::npos);
+  CHECK(megatron.find("--use-distributed-optimizer") != std::string::npos);
+  CHECK_FALSE(has_code(out.at("warning_details"), "launch_parallelism_unsupported"));
+  CHECK(has_code(out.at("note_details"), "megatron_layout_only"));
+  CHECK_FALSE(has_code(out.at("note_details"), "train_py"));
+  // A fine-tune over TP is still no command: the fine-tuning tools here are data-parallel.
+  const json full = launch(R"({"model":"llama-3.1-70b","task":"full","gpu":"h100-80gb","gpus":16,"tp":2})");
+  CHECK(full.at("commands").empty());
+  CHECK(has_code(full.at("warning_details"), "launch_parallelism_unsupported"));
+}
+
+TEST_CASE("Engine megatron: its pretrain_gpt.py comes first, and no note says none is generated",
+          "[expert]") {
+  const json out = launch(R"({"model":"llama-3.1-8b","task":"pretrain","engine":"megatron",
+                              "gpu":"h100-80gb","gpus":8})");
+  REQUIRE_FALSE(out.at("commands").empty());
+  CHECK(out.at("commands")[0].at("tool") == "megatron-lm");
+  CHECK_FALSE(has_code(out.at("note_details"), "megatron_as_deepspeed"));
+  // A fine-tune with engine megatron has no Megatron command: the note says so.
+  const json lora = launch(R"({"model":"llama-3.1-8b","task":"lora","engine":"megatron","gpu":"h100-80gb"})");
+  CHECK(has_code(lora.at("note_details"), "megatron_as_deepspeed"));
+}
+
+TEST_CASE("An fp8 KV cache on an A100 is no fp8-tensor-core warning; fp8 weights there are", "[expert]") {
+  const auto warnings_of = [](const char* input) {
+    const ApiResult r = run_command("estimate", input);
+    REQUIRE(r.ok);
+    return r.value.at("warning_details");
+  };
+  CHECK_FALSE(has_code(warnings_of(R"({"model":"llama-3.1-8b","gpu":"a100-80gb","kv_cache":"fp8"})"),
+                       "fp8_unsupported"));
+  CHECK(has_code(warnings_of(R"({"model":"llama-3.1-8b","gpu":"a100-80gb","weights":"fp8"})"),
+                 "fp8_unsupported"));
+}
+
+TEST_CASE("Mistral-Small-3.1 from mistralai/ is served with the Mistral formats its model card requires",
+          "[expert]") {
+  const std::string vllm = text_of(
+      launch(
+          R"({"model":"mistralai/Mistral-Small-3.1-24B-Instruct-2503","engine":"vllm","gpu":"h100-80gb"})"),
+      "vllm");
+  CHECK(vllm.find("--tokenizer-mode mistral") != std::string::npos);
+  CHECK(vllm.find("--config-format mistral") != std::string::npos);
+  CHECK(vllm.find("--load-format mistral") != std::string::npos);
+  // Another family's checkpoint gets none of them.
+  const std::string qwen =
+      text_of(launch(R"({"model":"qwen2.5-7b","engine":"vllm","gpu":"h100-80gb"})"), "vllm");
+  CHECK(qwen.find("--tokenizer-mode") == std::string::npos);
+}
+
+TEST_CASE("training.tokens sets the steps of every trainer, not three epochs", "[expert]") {
+  // 1e9 tokens at batch 4 x grad_accum 8 x 8 GPUs x 2048 tokens = 524,288 tokens a step: 1908 steps.
+  const json out = launch(R"({"model":"llama-3.1-8b","task":"lora","gpu":"h100-80gb","gpus":8,"seq_len":2048,
+                              "batch":4,"training":{"grad_accum":8,"tokens":1e9}})");
+  CHECK(text_of(out, "ms-swift").find("--max_steps 1908") != std::string::npos);
+  const std::string yaml = text_of(out, "llama-factory", "yaml");
+  CHECK(yaml.find("max_steps: 1908") != std::string::npos);
+  CHECK(yaml.find("num_train_epochs") == std::string::npos);
+  CHECK(text_of(out, "torchrun").find("--max_steps 1908") != std::string::npos);
+}

@@ -358,6 +358,9 @@ const std::vector<Message> kMessages = {
      "LLaMA-Factory sets the 4-bit storage dtype for ZeRO-3 itself; ms-swift gets --bnb_4bit_quant_storage"},
     {"fsdp_as_zero", K::Note, "zero",
      "engine fsdp: the commands use DeepSpeed ZeRO-{zero} (FSDP FULL_SHARD corresponds to ZeRO-3)"},
+    {"megatron_layout_only", K::Note, "tp pp",
+     "tp {tp} x pp {pp}: only Megatron-LM's pretrain_gpt.py trains this layout from these commands; "
+     "ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO are data-parallel only and are left out"},
     {"megatron_as_deepspeed", K::Note, "",
      "engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest equivalent"},
     {"dataset_placeholders", K::Note, "template",

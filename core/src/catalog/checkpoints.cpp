@@ -43,6 +43,11 @@ ModelLaunchFacts read_facts(const nlohmann::json& j) {
   f.trust_remote_code = j.value("trust_remote_code", false);
   f.source = j.at("source").get<std::string>();
   f.llamafactory_template = j.value("llamafactory_template", "");
+  if (j.contains("vllm_args")) {
+    for (const nlohmann::json& a : j.at("vllm_args"))
+      f.vllm_args.emplace_back(a.at(0).get<std::string>(), a.at(1).get<std::string>());
+    f.vllm_args_repos = j.at("vllm_args_repos").get<std::string>();
+  }
   if (j.contains("rope_scaling") && j.at("rope_scaling").is_object()) {
     const nlohmann::json& r = j.at("rope_scaling");
     f.rope_scaling = RopeScaling{r.at("type").get<std::string>(), r.at("factor").get<double>(),

@@ -36,6 +36,10 @@ struct ModelLaunchFacts {
   bool trust_remote_code = false;  // its config.json maps classes to code in the repository
   std::optional<RopeScaling> rope_scaling;
   std::string llamafactory_template;  // the chat template LLaMA-Factory 0.9.3 registers for it
+  // vllm serve flags its model card requires ({flag, value}), for repositories whose id starts
+  // with vllm_args_repos (the publisher's own, which hold the files those flags read).
+  std::vector<std::pair<std::string, std::string>> vllm_args;
+  std::string vllm_args_repos;
   std::string source;
 };
 

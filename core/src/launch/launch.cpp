@@ -263,7 +263,7 @@ std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
     }
     return message_text(m, values);
   };
-  if (is_training(c.s.task) && (p.tp > 1 || p.pp > 1)) {
+  if (is_training(c.s.task) && (p.tp > 1 || p.pp > 1) && !megatron_pretrain(c)) {
     return blocker("training_data_parallel");
   }
   if (p.gpus % p.instances != 0) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/text.h"
 #include "catalog/catalog.h"
 #include "catalog/checkpoints.h"
 #include "launch/launch_result.h"
@@ -50,6 +51,11 @@ struct LaunchContext {
   // Serving: data-parallel replicas one server command runs (on one node when nodes are independent).
   int64_t node_dp() const { return independent_nodes() ? nproc_per_node / (plan.tp * plan.pp) : dp(); }
   bool remote_code() const { return facts && facts->trust_remote_code; }
+  // The model card's vllm serve flags when the checkpoint is one of the repositories they apply to.
+  bool card_vllm_args() const {
+    return facts && !facts->vllm_args.empty() &&
+           lower_case(model).rfind(lower_case(facts->vllm_args_repos), 0) == 0;
+  }
   // seq_len beyond the model's native window (max_position_embeddings).
   bool beyond_window() const { return s.model.max_positions > 0 && s.seq_len > s.model.max_positions; }
   // The model card's YaRN override when it reaches seq_len; nullptr when none does.
@@ -78,6 +84,10 @@ void add_lmdeploy(const LaunchContext& c, Launch& out);
 void add_trtllm(const LaunchContext& c, Launch& out);
 void add_llamacpp(const LaunchContext& c, Launch& out);
 void add_training(const LaunchContext& c, Launch& out);
+// Whether Megatron-LM's GPT model builds the architecture (megatron/core/models/gpt), and whether
+// the plan is a pre-training run it launches from scratch (pretrain_gpt.py).
+bool megatron_gpt_builds(const Architecture& a);
+bool megatron_pretrain(const LaunchContext& c);
 
 // The text helpers below are noexcept: they only build short strings, so the one exception they
 // could raise is running out of memory, which ends the program (std::terminate).

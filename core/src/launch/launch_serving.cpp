@@ -125,6 +125,9 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   // vLLM's --hf-overrides edits the config.json it reads (the model card's YaRN recipe).
   if (c.yarn()) f.add("--hf-overrides", cat({"'{\"rope_scaling\":", rope_scaling_json(*c.yarn()), "}'"}));
   if (c.remote_code()) f.add("--trust-remote-code");
+  if (c.card_vllm_args()) {
+    for (const auto& [flag, value] : c.facts->vllm_args) f.add(flag.c_str(), value);
+  }
   f.add("--max-num-seqs", c.s.batch);  // per DP rank, as the estimate's batch
   f.add("--gpu-memory-utilization", fixed2(util));
   f.add("--dtype", serving_dtype(c));

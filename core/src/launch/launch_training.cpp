@@ -15,6 +15,7 @@
 //                        --master_addr, --master_port)
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -61,6 +62,14 @@ std::string lora_modules(LoraTargets t, const char* sep) {
     default:
       return "";
   }
+}
+
+// The optimizer steps that train on training.tokens (global batch x seq_len tokens each, rounded
+// up); none when the scenario names no token count (the tools' own epochs then).
+std::optional<int64_t> steps_for_tokens(const LaunchContext& c) {
+  if (!c.s.training.tokens) return std::nullopt;
+  const double per_step = static_cast<double>(global_batch(c)) * static_cast<double>(c.s.seq_len);
+  return static_cast<int64_t>(std::ceil(*c.s.training.tokens / per_step));
 }
 
 // "auto": the HF Trainer fills the value from its own arguments (transformers
@@ -143,6 +152,7 @@ void add_swift_sft(const LaunchContext& c, Launch& out) {
         c.s.training.grad_checkpointing == Checkpointing::None ? "false" : "true");
   if (!hf_optim(c.s.training.optimizer).empty()) f.add("--optim", hf_optim(c.s.training.optimizer));
   f.add("--max_grad_norm", kMaxGradNorm);
+  if (const auto steps = steps_for_tokens(c)) f.add("--max_steps", *steps);
   f.add("--dataset", "/path/to/train.jsonl");
   f.add("--output_dir", "output");
   const std::string head = cat({node_env(c), "NPROC_PER_NODE=", c.nproc_per_node, " \\\nswift ",
@@ -174,9 +184,11 @@ std::string llamafactory_yaml(const LaunchContext& c) {
   if (c.plan.zero > 0) y += cat({"deepspeed: ", kDsConfig, "\n"});
   y += cat({"\n### dataset\ndataset: my_dataset\ntemplate: ", llamafactory_template(c), "\ncutoff_len: ",
             c.s.seq_len, "\n", "\n### output\noutput_dir: saves/run\nlogging_steps: 10\nsave_steps: 500\n",
-            "\n### train\nper_device_train_batch_size: ", c.s.batch,
-            "\ngradient_accumulation_steps: ", c.s.training.grad_accum, "\nlearning_rate: ", learning_rate(c),
-            "\nnum_train_epochs: 3.0\nlr_scheduler_type: cosine\nwarmup_ratio: 0.1\n"});
+            "\n### train\nper_device_train_batch_size: ", c.s.batch, "\ngradient_accumulation_steps: ",
+            c.s.training.grad_accum, "\nlearning_rate: ", learning_rate(c), "\n"});
+  const auto steps = steps_for_tokens(c);
+  y += steps ? cat({"max_steps: ", *steps, "\n"}) : std::string("num_train_epochs: 3.0\n");
+  y += "lr_scheduler_type: cosine\nwarmup_ratio: 0.1\n";
   const std::string optim = hf_optim(c.s.training.optimizer);
   if (!optim.empty()) y += cat({"optim: ", optim, "\n"});
   y += cat({"max_grad_norm: ", kMaxGradNorm, "\n", c.fp16 ? "fp16" : "bf16", ": true\n",
@@ -219,19 +231,10 @@ void add_launchers(const LaunchContext& c, Launch& out) {
              c.s.training.grad_checkpointing == Checkpointing::None ? "false" : "true")
         .add("--learning_rate", learning_rate(c));
     if (!hf_optim(c.s.training.optimizer).empty()) flags->add("--optim", hf_optim(c.s.training.optimizer));
+    if (const auto steps = steps_for_tokens(c)) flags->add("--max_steps", *steps);
   }
   add_command(out, "torchrun", kTorchrunVersion, "shell", "", shell_command("torchrun", t));
   add_command(out, "deepspeed", kDeepspeedVersion, "shell", "", shell_command("deepspeed", d));
-}
-
-// What Megatron-LM's GPT model (megatron/core/models/gpt) cannot build: MLA, linear or lightning
-// attention, sliding windows, attention sinks, gated attention output, encoders, learned
-// positions, biases on every projection, extra norms (Gemma 2).
-bool megatron_gpt_builds(const Architecture& a) {
-  return a.mla.kv_lora_rank == 0 && a.linear_attn_layers == 0 && !a.lightning_attn && a.sliding_window == 0 &&
-         !a.attn_sinks && !a.attn_output_gate && !a.encoder && a.learned_positions == 0 &&
-         a.vision_params == 0 && a.attn_bias != AttnBias::All && !a.mlp_bias && !a.expert_bias &&
-         a.norms_per_layer == 2;
 }
 
 // Pre-training from scratch: Megatron-LM's pretrain_gpt.py with the model's architecture, the
@@ -280,9 +283,8 @@ void add_megatron_pretrain(const LaunchContext& c, Launch& out) {
   // examples/gpt3/train_gpt3_175b_distributed.sh: lr 6.0e-5 to 6.0e-6, cosine, warmup fraction .001.
   t.add("--lr", "6.0e-5").add("--min-lr", "6.0e-6").add("--lr-decay-style", "cosine");
   t.add("--lr-warmup-fraction", "0.001");
-  if (c.s.training.tokens) {
-    const double per_step = static_cast<double>(global_batch(c)) * static_cast<double>(c.s.seq_len);
-    t.add("--train-iters", static_cast<int64_t>(std::ceil(*c.s.training.tokens / per_step)));
+  if (const auto steps = steps_for_tokens(c)) {
+    t.add("--train-iters", *steps);
   } else {
     t.add("--train-iters", "$TRAIN_ITERS");
   }
@@ -308,13 +310,16 @@ void add_training_notes(const LaunchContext& c, Launch& out) {
   if (c.s.task == Task::Qlora && !bnb_4bit(c)) add_note(out, "qlora_gptq");
   if (c.plan.zero == 3 && bnb_4bit(c)) add_note(out, "bnb_zero3");
   if (c.s.engine == Engine::Fsdp) add_note(out, "fsdp_as_zero", {{"zero", c.plan.zero}});
-  if (c.s.engine == Engine::Megatron) add_note(out, "megatron_as_deepspeed");
-  add_note(out, "dataset_placeholders",
-           {{"template", llamafactory_template(c) == "default" ? "" : llamafactory_template(c)}});
-  add_note(out, "train_py");
-  if (c.s.task == Task::Pretrain) {
-    add_note(out, "continued_pretraining",
-             {{"repo", c.model}, {"from_scratch", megatron_gpt_builds(c.s.model)}});
+  if (c.s.engine == Engine::Megatron && !megatron_pretrain(c)) add_note(out, "megatron_as_deepspeed");
+  // The notes of the data-parallel tools' commands (absent under tensor or pipeline parallelism).
+  if (c.plan.tp == 1 && c.plan.pp == 1) {
+    add_note(out, "dataset_placeholders",
+             {{"template", llamafactory_template(c) == "default" ? "" : llamafactory_template(c)}});
+    add_note(out, "train_py");
+    if (c.s.task == Task::Pretrain) {
+      add_note(out, "continued_pretraining",
+               {{"repo", c.model}, {"from_scratch", megatron_gpt_builds(c.s.model)}});
+    }
   }
   if (c.multi_node()) {
     add_note(out, "node_rank", {{"last_rank", c.plan.instances - 1}, {"slots", c.nproc_per_node}});
@@ -323,12 +328,35 @@ void add_training_notes(const LaunchContext& c, Launch& out) {
 
 }  // namespace
 
+// What Megatron-LM's GPT model (megatron/core/models/gpt) cannot build: MLA, linear or lightning
+// attention, sliding windows, attention sinks, gated attention output, encoders, learned
+// positions, biases on every projection, extra norms (Gemma 2).
+bool megatron_gpt_builds(const Architecture& a) {
+  return a.mla.kv_lora_rank == 0 && a.linear_attn_layers == 0 && !a.lightning_attn && a.sliding_window == 0 &&
+         !a.attn_sinks && !a.attn_output_gate && !a.encoder && a.learned_positions == 0 &&
+         a.vision_params == 0 && a.attn_bias != AttnBias::All && !a.mlp_bias && !a.expert_bias &&
+         a.norms_per_layer == 2;
+}
+
+bool megatron_pretrain(const LaunchContext& c) {
+  return c.s.task == Task::Pretrain && megatron_gpt_builds(c.s.model);
+}
+
 void add_training(const LaunchContext& c, Launch& out) {
+  // Tensor or pipeline parallelism: only Megatron-LM's pretrain_gpt.py expresses it (launch_blocker
+  // refuses the rest); the data-parallel tools' commands would train another layout.
+  if (c.plan.tp > 1 || c.plan.pp > 1) {
+    add_megatron_pretrain(c, out);
+    add_note(out, "megatron_layout_only", {{"tp", c.plan.tp}, {"pp", c.plan.pp}});
+    add_training_notes(c, out);
+    return;
+  }
+  if (c.s.engine == Engine::Megatron && megatron_pretrain(c)) add_megatron_pretrain(c, out);
   add_swift_sft(c, out);
   add_llamafactory(c, out);
   add_command(out, "deepspeed", kDeepspeedVersion, "json", kDsConfig, ds_config_text(c));
   add_launchers(c, out);
-  if (c.s.task == Task::Pretrain && megatron_gpt_builds(c.s.model)) add_megatron_pretrain(c, out);
+  if (c.s.engine != Engine::Megatron && megatron_pretrain(c)) add_megatron_pretrain(c, out);
   add_training_notes(c, out);
 }
 

@@ -41,7 +41,11 @@ std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
     out.push_back(message_warning(
         "bf16_unsupported", s.weights == WeightFormat::Bf16 ? "weights" : "kv_cache", {{"gpu", gpu.name}}));
   }
-  const bool fp8_used = s.weights == WeightFormat::Fp8 || s.kv_cache == KvFormat::Fp8;
+  // An fp8 KV cache is stored in fp8 and read back to 16 bits inside the attention kernel, which
+  // needs no fp8 tensor cores (vLLM #3965: "quantized but upconverted to fp16 for computation";
+  // PR #24577: FlashInfer and Triton fp8 KV on A100, concurrency doubled); fp8 weights' matmuls do
+  // need them. GPUs without bf16 (before Ampere) are warned about either.
+  const bool fp8_used = s.weights == WeightFormat::Fp8 || (s.kv_cache == KvFormat::Fp8 && !gpu.supports_bf16);
   if (fp8_used && !gpu.supports_fp8) {
     out.push_back(message_warning("fp8_unsupported", s.weights == WeightFormat::Fp8 ? "weights" : "kv_cache",
                                   {{"gpu", gpu.name}}));
