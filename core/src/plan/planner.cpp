@@ -403,26 +403,24 @@ std::optional<PlanLoad> plan_load(Search& z, const Instance& i, const Gpu& gpu,
   const Load& load = *z.s.load;
   const Links links = links_of(i, gpu);
   Scenario t = at(z, replica_layout);
-  const double prompt = static_cast<double>(z.s.prompt_tokens),
-               output = static_cast<double>(std::max<int64_t>(z.s.output_tokens, 1));
-  const double context = prompt + output / 2;
-  // A request joining a running replica: its prefill (chunked into the running steps), then one step.
-  const double prefill = prefill_seconds(t, gpu, z.costs, links, 1, prompt);
-  auto tpot = [&](int64_t b) {
-    return decode_step_seconds(t, gpu, z.costs, links, static_cast<double>(b), context);
-  };
+  const double output = static_cast<double>(std::max<int64_t>(z.s.output_tokens, 1));
+  // The replica at b sequences as the estimate's serving curve gives it (speed.cpp serving_point):
+  // TPOT with the other requests' prompts chunked into the steps, TTFT of a request joining them.
+  auto point = [&](int64_t b) { return serving_point(t, gpu, z.costs, links, static_cast<double>(b)); };
   auto meets = [&](int64_t b) {
-    const double step = tpot(b);
-    return (!load.tpot_s || step <= *load.tpot_s) && (!load.ttft_s || prefill + step <= *load.ttft_s);
+    const ServingPoint p = point(b);
+    return (!load.tpot_s || p.tpot_s <= *load.tpot_s) && (!load.ttft_s || p.ttft_joining_s <= *load.ttft_s);
   };
   const int64_t most = max_replica_batch(z, replica_layout, gpu);
   if (most < 1 || !meets(1)) return std::nullopt;
   // Step time grows with the batch: the largest batch that still meets the targets.
   const int64_t b = first_true(1, most, [&](int64_t n) { return !meets(n); }) - 1;
   PlanLoad l;
+  const ServingPoint at_b = point(b);
   l.concurrency_per_replica = b;
-  l.tpot_s = tpot(b);
-  l.ttft_s = prefill + l.tpot_s;
+  l.tpot_s = at_b.tpot_s;
+  l.ttft_s = at_b.ttft_joining_s;
+  // Little's law: b sequences, each in the replica for its first token and its output.
   l.requests_per_s_capacity = static_cast<double>(b) / (l.ttft_s + output * l.tpot_s);
   l.replicas = static_cast<int64_t>(std::ceil(load.requests_per_s / l.requests_per_s_capacity - 1e-9));
   l.replicas = std::max<int64_t>(l.replicas, 1);

@@ -592,16 +592,29 @@ std::vector<ServingPoint> serving_curve(const Scenario& s, const Gpu& gpu, doubl
   if (batch > 256) points.push_back(batch);
   for (double b : points) {
     if (b > max_batch) break;
-    ServingPoint p;
-    p.batch = b;
-    const double prefill = prefill_s(s, gpu, c, e, links, b, prompt);
-    const double step = decode_step_s(s, gpu, c, e, links, b, prompt + output / 2);
-    p.ttft_s = prefill * (b + 1) / (2 * b);
-    p.tpot_s = step + (b > 1 ? (b - 1) / b : 0) * prefill / std::max(output, 1.0);
-    p.output_tokens_per_s = dp * b * output / (prefill + output * step);
+    ServingPoint p = serving_point(s, gpu, c, links, b);
+    p.output_tokens_per_s *= dp;
     curve.push_back(p);
   }
   return curve;
+}
+
+ServingPoint serving_point(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
+                           double b) {
+  const EngineEfficiency e = engine_efficiency(s, gpu);
+  const double prompt = static_cast<double>(s.prompt_tokens);
+  const double output = std::max(static_cast<double>(s.output_tokens), 1.0);
+  ServingPoint p;
+  p.batch = b;
+  const double prefill = prefill_s(s, gpu, c, e, links, b, prompt);
+  const double step = decode_step_s(s, gpu, c, e, links, b, prompt + output / 2);
+  p.ttft_s = prefill * (b + 1) / (2 * b);
+  // While one request decodes its output, each of the other b - 1 is replaced once at a steady
+  // load: their prompts' chunks run in the same steps.
+  p.tpot_s = step + (b > 1 ? (b - 1) / b : 0) * prefill / output;
+  p.ttft_joining_s = prefill_s(s, gpu, c, e, links, 1, prompt) + step;
+  p.output_tokens_per_s = b * output / (prefill + output * step);
+  return p;
 }
 
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu) {
@@ -644,6 +657,7 @@ nlohmann::json to_json(const Throughput& t) {
     for (const ServingPoint& p : t.curve) {
       curve.push_back(nlohmann::json({{"batch", p.batch},
                                       {"ttft_s", p.ttft_s},
+                                      {"ttft_joining_s", p.ttft_joining_s},
                                       {"tpot_s", p.tpot_s},
                                       {"output_tokens_per_s", p.output_tokens_per_s}}));
     }

@@ -16,7 +16,10 @@ namespace gpusizer {
 // lengths on one replica (continuous batching, chunked prefill).
 struct ServingPoint {
   double batch = 0;
-  double ttft_s = 0;               // mean time to first token: FCFS prefill, (B + 1) / 2 prompts
+  double ttft_s = 0;  // mean time to first token of the burst: FCFS prefill, (B + 1) / 2 prompts
+  // Time to first token of one request joining a replica that runs `batch` sequences: its prompt
+  // in one step beside the others' decode (chunked prefill), as at a steady load.
+  double ttft_joining_s = 0;
   double tpot_s = 0;               // mean time per output token, the other prompts' chunks included
   double output_tokens_per_s = 0;  // whole deployment (all replicas): output tokens / wall time
 };
@@ -113,11 +116,16 @@ Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCos
 Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links);
 
 // One decode step (seconds) of one replica at `batch` sequences of mean context `context`, and the
-// prefill (seconds) of `batch` prompts of `prompt` tokens: the serving-at-load search sweeps them.
+// prefill (seconds) of `batch` prompts of `prompt` tokens: the parts of serving_point.
 double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
                            double batch, double context);
 double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
                        double batch, double prompt);
+
+// One replica at `batch` sequences of the scenario's prompt and output lengths on `links`: the
+// curve's point, and what the serving-at-load search reads (one formula for both).
+ServingPoint serving_point(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
+                           double batch);
 
 // Serving at concurrency: bursts of 1, 2, 4, ... 256 requests and the scenario's batch, up to
 // `max_batch` (what the KV cache holds), on the card's default links; empty for training.
