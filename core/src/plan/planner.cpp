@@ -173,6 +173,16 @@ std::vector<int64_t> tp_choices(const Search& z, int64_t per_node) {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// Whether a serving replica at tensor parallelism `tp` may add pipeline stages: on cards linked by
+// NVLink/xGMI only at the node's widest TP, the stages then spanning nodes (vLLM's distributed
+// serving guide: the tensor parallel size is the GPUs of a node, the pipeline parallel size the
+// nodes); PCIe-only cards and engines without TP split layers inside a node too. A scenario that
+// sets tp or pp keeps its layout.
+bool serving_pipeline_allowed(const Search& z, const Gpu& gpu, int64_t tp, int64_t widest_tp) {
+  if (z.s.tp_set || z.s.pp_set || !z.caps.tensor_parallel) return true;
+  return gpu.interconnect_bytes_per_s <= 0 || tp == widest_tp;
+}
+
 // Instances a layout occupies: replicas pack into an instance when they fit in it; a replica
 // larger than an instance takes whole instances of its own.
 int64_t instances_for(const Config& c, int64_t per_instance) {
@@ -194,11 +204,12 @@ bool spans(const Search& z, const Config& c, int64_t per_instance) {
 std::vector<Config> serving_configs(Search& z, const Gpu& gpu, const Shape& shape) {
   const Scenario& s = z.s;
   std::vector<Config> out;
-  for (const int64_t tp : tp_choices(z, shape.per_instance)) {
+  const std::vector<int64_t> tps = tp_choices(z, shape.per_instance);
+  for (const int64_t tp : tps) {
     if (tp > shape.per_instance) continue;  // tensor parallelism stays inside an instance
     const int64_t node_stages = std::max<int64_t>(1, shape.per_instance / tp);
     int64_t max_pp = shape.can_span ? z.max_gpus / tp : node_stages;
-    if (!z.caps.pipeline_parallel) max_pp = 1;
+    if (!z.caps.pipeline_parallel || !serving_pipeline_allowed(z, gpu, tp, tps.back())) max_pp = 1;
     max_pp = std::min<int64_t>(max_pp, s.model.layers);
     if (max_pp < 1) continue;
     int64_t pp = s.pp;
@@ -605,7 +616,8 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
       closest_bytes = bytes;
     }
   };
-  for (const int64_t tp : tp_choices(z, kNodeGpus)) {
+  const std::vector<int64_t> tps = tp_choices(z, kNodeGpus);
+  for (const int64_t tp : tps) {
     if (tp > kNodeGpus) continue;
     const int64_t hi_units = (multi ? z.max_gpus : kNodeGpus) / tp;
     if (hi_units < 1) continue;
@@ -622,6 +634,7 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
       consider(c);
     } else {
       int64_t hi = z.caps.pipeline_parallel ? std::min<int64_t>(hi_units, z.s.model.layers) : 1;
+      if (!serving_pipeline_allowed(z, gpu, tp, tps.back())) hi = 1;
       if (z.s.pp_set) {
         consider({tp, z.s.pp, 0, tp * z.s.pp});
         continue;
