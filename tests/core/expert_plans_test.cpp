@@ -470,3 +470,31 @@ TEST_CASE("Expert: serving at a load buys replicas, not a faster answer than pos
       CHECK(fit[i - 1]->load->cost_per_million_tokens <= fit[i]->load->cost_per_million_tokens + 1e-9);
   }
 }
+
+TEST_CASE("Expert: a prefill-starved card says how long a long prompt waits for its first token", "[expert]") {
+  // Issue judgement: a 4k prompt of a 72B AWQ on H20s takes seconds to its first token, and the
+  // ranking was silent about it.
+  const auto warned = [](const json& j) {
+    const Estimate e = estimate(parse_scenario(j));
+    return std::any_of(e.warnings.begin(), e.warnings.end(),
+                       [](const Warning& w) { return w.code == "slow_first_token"; });
+  };
+  const json h20 = {{"model", "Qwen/Qwen2.5-72B-Instruct-AWQ"}, {"gpu", "h20"}, {"gpus", 2}, {"tp", 2},
+                    {"prompt_tokens", 4096}, {"output_tokens", 256}};
+  CHECK(warned(h20));
+  json h100 = h20;
+  h100["gpu"] = "h100-80gb";
+  CHECK_FALSE(warned(h100));
+  json short_prompt = h20;
+  short_prompt["prompt_tokens"] = 512;
+  CHECK_FALSE(warned(short_prompt));
+  // The ranking's H20 plans carry it too.
+  const Ranked r = ranked(json{{"model", "Qwen/Qwen2.5-72B-Instruct-AWQ"}, {"gpu", "h20"},
+                               {"prompt_tokens", 4096}, {"output_tokens", 256}});
+  const std::vector<const Plan*> fit = fitting(r, 3);
+  REQUIRE_FALSE(fit.empty());
+  for (const Plan* p : fit) {
+    CHECK(std::any_of(p->warnings.begin(), p->warnings.end(),
+                      [](const Warning& w) { return w.code == "slow_first_token"; }));
+  }
+}

@@ -217,6 +217,9 @@ const std::vector<Message> kMessages = {
     {"fp8_unsupported", K::Warning, "gpu",
      "{gpu} has no fp8 tensor cores (Ada, Hopper and later do): fp8 runs as weight-only dequantisation or "
      "not at all"},
+    {"slow_first_token", K::Warning, "gpu seconds prompt_tokens | seconds_text",
+     "a {prompt_tokens}-token prompt arriving alone waits {seconds_text} s for its first token on {gpu}: "
+     "its prefill rate is the limit (more TP, a faster card, or shorter prompts)"},
     {"no_rdma", K::Warning, "instances gbps | network",
      "the plan crosses {instances} instances over TCP ({network} Gbit/s, no RDMA): expect collectives "
      "several times slower than over InfiniBand/RoCE/EFA"},

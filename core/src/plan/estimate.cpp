@@ -1,5 +1,7 @@
 #include "plan/estimate.h"
 
+#include "base/format.h"
+
 #include <algorithm>
 
 #include "base/error.h"
@@ -51,6 +53,16 @@ std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
                                   {{"gpu", gpu.name}}));
   }
   return out;
+}
+
+// MLPerf Inference (v4.0 on) Llama 2 70B server scenario: time to first token bounded at 2 s.
+constexpr double kSlowFirstTokenS = 2.0;
+
+std::optional<Warning> slow_first_token_warning(const Scenario& s, const Gpu& gpu, double ttft_alone_s) {
+  if (ttft_alone_s <= kSlowFirstTokenS || (s.load && s.load->ttft_s)) return std::nullopt;
+  return message_warning("slow_first_token", "gpu",
+                         {{"gpu", gpu.name}, {"seconds", ttft_alone_s}, {"prompt_tokens", s.prompt_tokens}},
+                         {{"seconds_text", fixed(ttft_alone_s, 1)}});
 }
 
 std::vector<Remedy> remedies(const Scenario& s, const Gpu& gpu) {
@@ -161,6 +173,10 @@ Estimate estimate(const Scenario& s) {
                                : static_cast<double>(s.batch);
       e.throughput->curve = serving_curve(s, *gpu, cap);
       e.time = job_time(s, *e.throughput);
+      const auto& curve = e.throughput->curve;
+      if (!curve.empty() && curve.front().batch == 1) {
+        if (auto w = slow_first_token_warning(s, *gpu, curve.front().ttft_joining_s)) e.warnings.push_back(*w);
+      }
     } else {
       e.remedies = remedies(s, *gpu);
     }

@@ -62,6 +62,10 @@ nlohmann::json to_json(const GpuFitRow& r);
 
 // Warnings about the chosen card: bf16 without native support, fp8 before Ada/Hopper, ...
 std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu);
+// A request arriving alone waits longer than kSlowFirstTokenS for its first token (prefill-starved
+// cards such as the H20 and L20 at long prompts): the warning, unless a load's ttft_s target
+// judges the latency already; nullopt otherwise. `ttft_alone_s`: the curve's ttft_joining_s at 1.
+std::optional<Warning> slow_first_token_warning(const Scenario& s, const Gpu& gpu, double ttft_alone_s);
 // Why the engine cannot run the weight format on this card at all ("" when it can): the
 // planner drops such plans; estimate warns.
 // `kind`, when given, gets the reason's code (docs/errors.md, format_unsupported): "awq_volta", "fp8_old",

@@ -464,6 +464,10 @@ Plan make_plan(Search& z, const Instance& instance, const Gpu& gpu, const Config
   const Links links = links_of(instance, gpu);
   p.throughput = throughput_of(z, c, gpu, links);
   price_plan(z.s, p);
+  if (!is_training(z.s.task) && z.s.output_tokens > 0 && !z.s.model.encoder) {
+    const ServingPoint alone = serving_point(at(z, c), gpu, z.costs, links, 1);
+    if (auto w = slow_first_token_warning(z.s, gpu, alone.ttft_joining_s)) p.warnings.push_back(*w);
+  }
   if (z.s.load && !is_training(z.s.task)) {
     p.load = plan_load(z, instance, gpu, c);
     if (p.load) {
