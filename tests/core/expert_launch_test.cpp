@@ -185,3 +185,34 @@ TEST_CASE("training.tokens sets the steps of every trainer, not three epochs", "
   CHECK(yaml.find("num_train_epochs") == std::string::npos);
   CHECK(text_of(out, "torchrun").find("--max_steps 1908") != std::string::npos);
 }
+
+TEST_CASE("SGLang serves a stored AWQ or GPTQ checkpoint without --quantization, so Marlin is used",
+          "[expert]") {
+  for (const char* repo : {"Qwen/Qwen2.5-32B-Instruct-GPTQ-Int4", "Qwen/Qwen2.5-32B-Instruct-AWQ"}) {
+    INFO(repo);
+    const std::string sglang =
+        text_of(launch(std::string(R"({"model":")") + repo + R"(","engine":"sglang","gpu":"l40s"})"), "sglang");
+    REQUIRE_FALSE(sglang.empty());
+    CHECK(sglang.find("--quantization") == std::string::npos);
+  }
+}
+
+TEST_CASE("LMDeploy and TensorRT-LLM size their KV cache from free memory: no run-out-of-memory warning",
+          "[expert]") {
+  const json out = launch(R"({"model":"Qwen/Qwen2.5-32B-Instruct-AWQ","engine":"lmdeploy","gpu":"a100-40gb",
+                              "seq_len":32768,"batch":16,"kv_cache":"int8"})");
+  for (const json& w : out.at("warning_details")) {
+    if (w.at("code") == "launch_does_not_fit") CHECK(w.at("values").at("preallocates").get<bool>());
+  }
+  CHECK(out.dump().find("will run out of memory") == std::string::npos);
+}
+
+TEST_CASE("vLLM will not run Gemma 3 in float16: no vllm serve on a T4, bf16 on cards that have it",
+          "[expert]") {
+  const json t4 = launch(R"({"model":"google/gemma-3-12b-it","engine":"vllm","gpu":"t4","gpus":4,"tp":4,
+                             "seq_len":32768,"batch":4})");
+  CHECK(text_of(t4, "vllm").empty());
+  CHECK(t4.at("warning_details").dump().find("vLLM refuses float16 for gemma3") != std::string::npos);
+  const std::string l40s = text_of(launch(R"({"model":"google/gemma-3-12b-it","engine":"vllm","gpu":"l40s"})"), "vllm");
+  CHECK(l40s.find("--dtype bfloat16") != std::string::npos);
+}

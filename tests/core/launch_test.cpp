@@ -163,7 +163,9 @@ TEST_CASE("SGLang, LMDeploy, TensorRT-LLM and llama.cpp lines for their own plan
       R"({"model":"qwen2.5-72b","weights":"awq-int4","engine":"sglang","batch":64,"seq_len":8192,"gpu":"a100-80gb","gpus":2,"tp":2})");
   CHECK(text(big, "sglang").find("--mem-fraction-static") != std::string::npos);
   CHECK(sglang.find("--context-length 8192 \\\n  --max-running-requests 8") != std::string::npos);
-  CHECK(sglang.find("--quantization awq") != std::string::npos);
+  // Qwen/Qwen2.5-72B-Instruct-AWQ names its method in config.json: SGLang picks Marlin itself.
+  CHECK(sglang.find("--quantization") == std::string::npos);
+  CHECK(sglang.find("--model-path Qwen/Qwen2.5-72B-Instruct-AWQ") != std::string::npos);
   CHECK(sg["commands"].size() == 1);
 
   const json lm = launch(

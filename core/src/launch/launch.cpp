@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "base/error.h"
 #include "base/json_reader.h"
@@ -169,8 +170,13 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
     const MemoryBreakdown& b = c.estimate.memory.breakdown;
     const double fixed_bytes = b.weights + b.activations + b.runtime;
     const double usable = c.estimate.gpu->usable_bytes;
-    const bool preallocates =
-        !is_training(c.s.task) && (c.s.engine == Engine::Vllm || c.s.engine == Engine::Sglang);
+    // Engines that give their KV cache a share of the memory left at start-up and queue the
+    // requests beyond it: vLLM (--gpu-memory-utilization), SGLang (--mem-fraction-static), LMDeploy
+    // TurboMind (--cache-max-entry-count of the free memory), TensorRT-LLM
+    // (kv_cache_free_gpu_memory_fraction).
+    const bool preallocates = !is_training(c.s.task) &&
+                              (c.s.engine == Engine::Vllm || c.s.engine == Engine::Sglang ||
+                               c.s.engine == Engine::Lmdeploy || c.s.engine == Engine::TensorrtLlm);
     const auto gib1 = [](double bytes) { return fixed(bytes / 1073741824.0, 1); };
     if (preallocates && fixed_bytes > usable) {
       out.warnings.push_back(
@@ -206,6 +212,18 @@ bool takes_rope_override(const LaunchContext& c) {
 }
 
 // Weight formats and vendors the serving engines cannot load at all (their docs, launch_serving*.cpp).
+}  // namespace
+
+bool vllm_refuses_float16(const Architecture& a) {
+  // vllm/config/model.py _FLOAT16_NOT_SUPPORTED_MODELS: "Numerical instability. Please use
+  // bfloat16 or float32 instead."
+  static const char* const kNoFloat16[] = {"gemma2", "gemma3", "gemma3_text", "plamo2", "glm4"};
+  return std::any_of(std::begin(kNoFloat16), std::end(kNoFloat16),
+                     [&](const char* t) { return a.family == t; });
+}
+
+namespace {
+
 std::string engine_format_reason(const LaunchContext& c) {
   const WeightFormat w = c.s.weights;
   const bool bnb = w == WeightFormat::Nf4 || w == WeightFormat::Int4;
@@ -234,6 +252,14 @@ std::string engine_format_reason(const LaunchContext& c) {
              " weights only from a checkpoint quantized with NVIDIA Model Optimizer (nvidia/ on the Hub); ",
              c.s.checkpoint.repo.empty() ? std::string("this checkpoint") : c.s.checkpoint.repo, " stores ",
              to_string(c.s.checkpoint.stored), ": serve it with vLLM or SGLang"});
+      }
+      return "";
+    case Engine::Vllm:
+      if (vllm_refuses_float16(c.s.model) && (!c.gpu->supports_bf16 || w == WeightFormat::Fp16)) {
+        return cat({"vLLM refuses float16 for ", c.s.model.family,
+                    " models (numerical instability: its config/model.py), and ",
+                    c.gpu->supports_bf16 ? std::string("the weights are fp16") : c.gpu->name + " has no bf16",
+                    ": serve it in bf16 on a card that has it, or with llama.cpp"});
       }
       return "";
     default:

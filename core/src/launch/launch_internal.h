@@ -117,6 +117,9 @@ void warn_if_short(const LaunchContext& c, const std::string& setting, const KvC
 // Serving helpers shared by launch_serving.cpp and launch_serving_engines.cpp.
 double round_up2(double x);          // rounded up to hundredths
 bool pre_quantized(WeightFormat f);  // AWQ/GPTQ: a checkpoint quantized before loading
+// Model types vLLM will not run in float16 (Gemma 2 and 3, PLaMo 2, GLM-4): their AWQ/GPTQ
+// checkpoints are served in bf16 where the card has it (Marlin kernels), else not on vLLM.
+bool vllm_refuses_float16(const Architecture& a);
 std::string serving_dtype(
     const LaunchContext& c) noexcept;  // AWQ/GPTQ: float16; else dtype_name (float32 for fp32)
 // KV bytes the engine really caches per byte the estimate counted: 1 when it has the scenario's

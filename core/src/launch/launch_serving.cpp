@@ -61,10 +61,14 @@ std::string vllm_quantization(const LaunchContext& c) {
   }
 }
 
-// SGLang's method names (server_arguments.md); it converts AWQ/GPTQ to Marlin itself where it can.
+// SGLang's method names (server_arguments.md). A checkpoint stored in the format gets none: SGLang
+// reads its quantization_config and converts AWQ/GPTQ to Marlin where the card runs it, which an
+// explicit `awq` / `gptq` forbids (SGLang launches with --quantization awq log vLLM's line "Detected
+// that the model can run with awq_marlin, however you specified quantization=awq explicitly, so
+// forcing awq").
 std::string sglang_quantization(const LaunchContext& c) {
   const WeightFormat f = c.s.weights;
-  if (f == c.s.checkpoint.stored && f == WeightFormat::Fp8) return "";  // read from its config.json
+  if (f == c.s.checkpoint.stored && (f == WeightFormat::Fp8 || pre_quantized(f))) return "";
   switch (f) {
     case WeightFormat::AwqInt4:
       return "awq";
@@ -130,7 +134,8 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   }
   f.add("--max-num-seqs", c.s.batch);  // per DP rank, as the estimate's batch
   f.add("--gpu-memory-utilization", fixed2(util));
-  f.add("--dtype", serving_dtype(c));
+  const bool bf16_instead = vllm_refuses_float16(c.s.model) && c.gpu->supports_bf16 && marlin_capable(*c.gpu);
+  f.add("--dtype", bf16_instead ? std::string("bfloat16") : serving_dtype(c));
   const std::string q = vllm_quantization(c);
   if (!q.empty()) f.add("--quantization", q);
   f.add("--kv-cache-dtype", c.s.kv_cache == KvFormat::Fp8 ? "fp8" : "auto");
