@@ -190,8 +190,8 @@ TEST_CASE("SGLang serves a stored AWQ or GPTQ checkpoint without --quantization,
           "[expert]") {
   for (const char* repo : {"Qwen/Qwen2.5-32B-Instruct-GPTQ-Int4", "Qwen/Qwen2.5-32B-Instruct-AWQ"}) {
     INFO(repo);
-    const std::string sglang =
-        text_of(launch(std::string(R"({"model":")") + repo + R"(","engine":"sglang","gpu":"l40s"})"), "sglang");
+    const std::string sglang = text_of(
+        launch(std::string(R"({"model":")") + repo + R"(","engine":"sglang","gpu":"l40s"})"), "sglang");
     REQUIRE_FALSE(sglang.empty());
     CHECK(sglang.find("--quantization") == std::string::npos);
   }
@@ -213,6 +213,26 @@ TEST_CASE("vLLM will not run Gemma 3 in float16: no vllm serve on a T4, bf16 on 
                              "seq_len":32768,"batch":4})");
   CHECK(text_of(t4, "vllm").empty());
   CHECK(t4.at("warning_details").dump().find("vLLM refuses float16 for gemma3") != std::string::npos);
-  const std::string l40s = text_of(launch(R"({"model":"google/gemma-3-12b-it","engine":"vllm","gpu":"l40s"})"), "vllm");
+  const std::string l40s =
+      text_of(launch(R"({"model":"google/gemma-3-12b-it","engine":"vllm","gpu":"l40s"})"), "vllm");
   CHECK(l40s.find("--dtype bfloat16") != std::string::npos);
+}
+
+TEST_CASE("A block-fp8 MoE whose experts do not split into 128-wide blocks over TP runs expert-parallel",
+          "[expert]") {
+  // Qwen3-235B-A22B FP8 at TP8: 1536 / 8 = 192 channels per rank, not whole 128 blocks.
+  const json q =
+      launch(R"({"model":"Qwen/Qwen3-235B-A22B-Instruct-2507-FP8","gpu":"h100-80gb","gpus":8,"tp":8})");
+  CHECK(text_of(q, "vllm").find("--enable-expert-parallel") != std::string::npos);
+  CHECK(has_code(q.at("note_details"), "fp8_expert_parallel"));
+  const json sg =
+      launch(R"({"model":"Qwen/Qwen3-235B-A22B-Instruct-2507-FP8","engine":"sglang","gpu":"h100-80gb",
+                             "gpus":8,"tp":8})");
+  CHECK(text_of(sg, "sglang").find("--ep-size 8") != std::string::npos);
+  // DeepSeek-R1 at TP8: 2048 / 8 = 256, whole blocks: plain TP.
+  const json r1 = launch(R"({"model":"deepseek-ai/DeepSeek-R1","gpu":"h200","gpus":8,"tp":8})");
+  CHECK(text_of(r1, "vllm").find("--enable-expert-parallel") == std::string::npos);
+  // The bf16 release splits freely.
+  const json bf16 = launch(R"({"model":"Qwen/Qwen3-235B-A22B-Instruct-2507","gpu":"h200","gpus":8,"tp":8})");
+  CHECK(text_of(bf16, "vllm").find("--enable-expert-parallel") == std::string::npos);
 }

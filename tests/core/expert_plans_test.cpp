@@ -471,7 +471,8 @@ TEST_CASE("Expert: serving at a load buys replicas, not a faster answer than pos
   }
 }
 
-TEST_CASE("Expert: a prefill-starved card says how long a long prompt waits for its first token", "[expert]") {
+TEST_CASE("Expert: a prefill-starved card says how long a long prompt waits for its first token",
+          "[expert]") {
   // Issue judgement: a 4k prompt of a 72B AWQ on H20s takes seconds to its first token, and the
   // ranking was silent about it.
   const auto warned = [](const json& j) {
@@ -479,8 +480,12 @@ TEST_CASE("Expert: a prefill-starved card says how long a long prompt waits for 
     return std::any_of(e.warnings.begin(), e.warnings.end(),
                        [](const Warning& w) { return w.code == "slow_first_token"; });
   };
-  const json h20 = {{"model", "Qwen/Qwen2.5-72B-Instruct-AWQ"}, {"gpu", "h20"}, {"gpus", 2}, {"tp", 2},
-                    {"prompt_tokens", 4096}, {"output_tokens", 256}};
+  const json h20 = {{"model", "Qwen/Qwen2.5-72B-Instruct-AWQ"},
+                    {"gpu", "h20"},
+                    {"gpus", 2},
+                    {"tp", 2},
+                    {"prompt_tokens", 4096},
+                    {"output_tokens", 256}};
   CHECK(warned(h20));
   json h100 = h20;
   h100["gpu"] = "h100-80gb";
@@ -489,8 +494,10 @@ TEST_CASE("Expert: a prefill-starved card says how long a long prompt waits for 
   short_prompt["prompt_tokens"] = 512;
   CHECK_FALSE(warned(short_prompt));
   // The ranking's H20 plans carry it too.
-  const Ranked r = ranked(json{{"model", "Qwen/Qwen2.5-72B-Instruct-AWQ"}, {"gpu", "h20"},
-                               {"prompt_tokens", 4096}, {"output_tokens", 256}});
+  const Ranked r = ranked(json{{"model", "Qwen/Qwen2.5-72B-Instruct-AWQ"},
+                               {"gpu", "h20"},
+                               {"prompt_tokens", 4096},
+                               {"output_tokens", 256}});
   const std::vector<const Plan*> fit = fitting(r, 3);
   REQUIRE_FALSE(fit.empty());
   for (const Plan* p : fit) {

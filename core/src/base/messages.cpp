@@ -361,6 +361,9 @@ const std::vector<Message> kMessages = {
      "LLaMA-Factory sets the 4-bit storage dtype for ZeRO-3 itself; ms-swift gets --bnb_4bit_quant_storage"},
     {"fsdp_as_zero", K::Note, "zero",
      "engine fsdp: the commands use DeepSpeed ZeRO-{zero} (FSDP FULL_SHARD corresponds to ZeRO-3)"},
+    {"fp8_expert_parallel", K::Note, "tp width",
+     "expert parallelism on: the fp8 checkpoint's 128 x 128 blocks do not divide an expert's {width} "
+     "channels over TP {tp}, so each expert stays whole on one GPU (the attention stays tensor-parallel)"},
     {"megatron_layout_only", K::Note, "tp pp",
      "tp {tp} x pp {pp}: only Megatron-LM's pretrain_gpt.py trains this layout from these commands; "
      "ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO are data-parallel only and are left out"},

@@ -174,9 +174,9 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
     // requests beyond it: vLLM (--gpu-memory-utilization), SGLang (--mem-fraction-static), LMDeploy
     // TurboMind (--cache-max-entry-count of the free memory), TensorRT-LLM
     // (kv_cache_free_gpu_memory_fraction).
-    const bool preallocates = !is_training(c.s.task) &&
-                              (c.s.engine == Engine::Vllm || c.s.engine == Engine::Sglang ||
-                               c.s.engine == Engine::Lmdeploy || c.s.engine == Engine::TensorrtLlm);
+    const bool preallocates =
+        !is_training(c.s.task) && (c.s.engine == Engine::Vllm || c.s.engine == Engine::Sglang ||
+                                   c.s.engine == Engine::Lmdeploy || c.s.engine == Engine::TensorrtLlm);
     const auto gib1 = [](double bytes) { return fixed(bytes / 1073741824.0, 1); };
     if (preallocates && fixed_bytes > usable) {
       out.warnings.push_back(

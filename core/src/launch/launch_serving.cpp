@@ -120,11 +120,30 @@ double vllm_utilization(const LaunchContext& c, Launch& out) {
   return u;
 }
 
+// fp8 checkpoints with 128 x 128 block scales split under TP only where each rank's share of an
+// expert's intermediate width is whole blocks: vLLM and SGLang stop at load otherwise
+// (Qwen3-Coder-480B-A35B-Instruct-FP8's model card at TP8: "The output_size of gate's and up's
+// weight = 320 is not divisible by weight quantization block_n = 128"). Expert parallelism keeps
+// each expert whole on one rank (vLLM --enable-expert-parallel, SGLang --ep-size).
+constexpr int64_t kFp8Block = 128;  // weight_block_size [128, 128] of DeepSeek-V3's and Qwen3's FP8 releases
+
+bool fp8_blocks_need_ep(const LaunchContext& c) {
+  if (c.s.weights != WeightFormat::Fp8 || c.plan.tp <= 1 || c.s.model.experts == 0) return false;
+  const PublishedCheckpoint* p = find_published_checkpoint(c.s.checkpoint.repo);
+  if (!p || !p->block_scaled) return false;
+  const int64_t width = c.s.model.expert_intermediate;
+  return width % c.plan.tp != 0 || (width / c.plan.tp) % kFp8Block != 0;
+}
+
 void add_vllm(const LaunchContext& c, Launch& out) {
   const double util = vllm_utilization(c, out);
   Flags f;
   f.add("--tensor-parallel-size", c.plan.tp).add("--pipeline-parallel-size", c.plan.pp);
   if (c.node_dp() > 1) f.add("--data-parallel-size", c.node_dp());
+  if (fp8_blocks_need_ep(c)) {
+    f.add("--enable-expert-parallel");
+    add_note(out, "fp8_expert_parallel", {{"tp", c.plan.tp}, {"width", c.s.model.expert_intermediate}});
+  }
   f.add("--max-model-len", c.s.seq_len);
   // vLLM's --hf-overrides edits the config.json it reads (the model card's YaRN recipe).
   if (c.yarn()) f.add("--hf-overrides", cat({"'{\"rope_scaling\":", rope_scaling_json(*c.yarn()), "}'"}));
@@ -207,6 +226,10 @@ void add_sglang(const LaunchContext& c, Launch& out) {
   const double fraction = default_holds ? own : memory_fraction(b.weights + b.kv_cache, *c.gpu);
   Flags f;
   f.add("--model-path", c.model).add("--tp-size", c.plan.tp);
+  if (fp8_blocks_need_ep(c)) {
+    f.add("--ep-size", c.plan.tp);
+    add_note(out, "fp8_expert_parallel", {{"tp", c.plan.tp}, {"width", c.s.model.expert_intermediate}});
+  }
   if (c.plan.pp > 1) f.add("--pp-size", c.plan.pp);
   if (c.node_dp() > 1) f.add("--dp-size", c.node_dp());
   f.add("--context-length", c.s.seq_len);

@@ -175,7 +175,8 @@ Estimate estimate(const Scenario& s) {
       e.time = job_time(s, *e.throughput);
       const auto& curve = e.throughput->curve;
       if (!curve.empty() && curve.front().batch == 1) {
-        if (auto w = slow_first_token_warning(s, *gpu, curve.front().ttft_joining_s)) e.warnings.push_back(*w);
+        if (auto w = slow_first_token_warning(s, *gpu, curve.front().ttft_joining_s))
+          e.warnings.push_back(*w);
       }
     } else {
       e.remedies = remedies(s, *gpu);
