@@ -236,3 +236,18 @@ TEST_CASE("A block-fp8 MoE whose experts do not split into 128-wide blocks over 
   const json bf16 = launch(R"({"model":"Qwen/Qwen3-235B-A22B-Instruct-2507","gpu":"h200","gpus":8,"tp":8})");
   CHECK(text_of(bf16, "vllm").find("--enable-expert-parallel") == std::string::npos);
 }
+
+TEST_CASE("An unlisted GGUF repository with no quant type named lets llama-server pick its file",
+          "[expert]") {
+  const json out = launch(R"({"model":"ggml-org/gpt-oss-20b-GGUF","engine":"llama.cpp","gpu":"rtx4090"})");
+  const std::string server = text_of(out, "llama.cpp");
+  CHECK(server.find("-hf ggml-org/gpt-oss-20b-GGUF \\") != std::string::npos);
+  CHECK(server.find("gpt-oss-20b-GGUF:") == std::string::npos);
+  CHECK(has_code(out.at("note_details"), "gguf_quant_assumed"));
+  // A quant type named is the file asked for.
+  const std::string q8 = text_of(
+      launch(
+          R"({"model":"ggml-org/gpt-oss-20b-GGUF","weights":"q8_0","engine":"llama.cpp","gpu":"rtx4090"})"),
+      "llama.cpp");
+  CHECK(q8.find("-hf ggml-org/gpt-oss-20b-GGUF:Q8_0") != std::string::npos);
+}

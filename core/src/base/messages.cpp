@@ -361,6 +361,10 @@ const std::vector<Message> kMessages = {
      "LLaMA-Factory sets the 4-bit storage dtype for ZeRO-3 itself; ms-swift gets --bnb_4bit_quant_storage"},
     {"fsdp_as_zero", K::Note, "zero",
      "engine fsdp: the commands use DeepSpeed ZeRO-{zero} (FSDP FULL_SHARD corresponds to ZeRO-3)"},
+    {"gguf_quant_assumed", K::Note, "repo",
+     "{repo} is not among the listed checkpoints and no quant type was named: llama-server takes its "
+     "Q4_K_M file, or its first file where it has none; the memory is that of Q4_K_M (set weights to the "
+     "file's type, e.g. q8_0)"},
     {"fp8_expert_parallel", K::Note, "tp width",
      "expert parallelism on: the fp8 checkpoint's 128 x 128 blocks do not divide an expert's {width} "
      "channels over TP {tp}, so each expert stays whole on one GPU (the attention stays tensor-parallel)"},

@@ -172,9 +172,15 @@ void add_llamacpp(const LaunchContext& c, Launch& out) {
   // A published GGUF repository is downloaded by llama-server itself (-hf <repo>:<quant>).
   const bool hub_gguf = c.s.checkpoint.gguf_repo && c.s.checkpoint.stored == c.s.weights;
   Flags f;
-  if (hub_gguf)
+  // No quant type named for an unlisted repository: no tag, so llama-server takes Q4_K_M where the
+  // repository has it, else its first file (common/arg.cpp, -hf: "quant is optional,
+  // case-insensitive, default to Q4_K_M, or falls back to the first file in the repo").
+  if (hub_gguf && c.s.checkpoint.gguf_quant_assumed) {
+    f.add("-hf", c.s.checkpoint.repo);
+    add_note(out, "gguf_quant_assumed", {{"repo", c.s.checkpoint.repo}});
+  } else if (hub_gguf) {
     f.add("-hf", cat({c.s.checkpoint.repo, ":", quant}));
-  else
+  } else
     f.add("-m", file);
   f.add("-c", c.s.seq_len * c.s.batch)
       .add("-np", c.s.batch)

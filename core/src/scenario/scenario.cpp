@@ -201,6 +201,8 @@ void resolve_checkpoint(const ModelNameMatch& name, const std::optional<WeightFo
                : name.has_weights && is_gguf(name.weights) ? name.weights
                                                            : WeightFormat::Q4_K_M;
     c.gguf_repo = true;
+    // Neither `weights` nor the name says which file: llama.cpp's own choice, sized as Q4_K_M.
+    c.gguf_quant_assumed = !(weights && is_gguf(*weights)) && !(name.has_weights && is_gguf(name.weights));
   } else {
     c.variant = variant_of(c.repo);
     if (name.has_weights && name.weights_token != "checkpoint") {

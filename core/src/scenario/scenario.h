@@ -100,6 +100,7 @@ struct Checkpoint {
   bool listed = false;                       // a published checkpoint of core/data/checkpoints.json
   std::string gguf_file;                     // a GGUF repository's file of the stored format
   bool gguf_repo = false;                    // a GGUF repository: one file per quant type
+  bool gguf_quant_assumed = false;           // an unlisted GGUF repository, no quant type named
   std::string preset_repo;  // the preset's repository when `weights` chose another published checkpoint
 };
 
