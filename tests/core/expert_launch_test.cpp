@@ -251,3 +251,12 @@ TEST_CASE("An unlisted GGUF repository with no quant type named lets llama-serve
       "llama.cpp");
   CHECK(q8.find("-hf ggml-org/gpt-oss-20b-GGUF:Q8_0") != std::string::npos);
 }
+
+TEST_CASE("TensorRT-LLM at a context beyond --max_num_tokens gets chunked prefill in its YAML", "[expert]") {
+  const json out = launch(R"({"model":"nvidia/Llama-3.1-8B-Instruct-FP8","engine":"tensorrt-llm","gpu":"l40s",
+                              "seq_len":131072,"batch":4,"kv_cache":"fp8"})");
+  const std::string yaml = text_of(out, "tensorrt-llm", "yaml");
+  CHECK(yaml.find("enable_chunked_prefill: true") != std::string::npos);
+  CHECK(yaml.find("dtype: fp8") != std::string::npos);
+  CHECK(text_of(out, "tensorrt-llm").find("--extra_llm_api_options") != std::string::npos);
+}

@@ -199,7 +199,7 @@ export const CODE_WORDS = {
   'n.lmdeploy_tp_pow2': ['', 'LMDeploy 的 --tp 说明要求为 2 的幂；TP {tp} 可能被拒绝'],
   'n.trtllm_kv_share': ['', '--kv_cache_free_gpu_memory_fraction 设为 {value}，而非 TensorRT-LLM 默认的 0.90：{batch} × {seq_len} token 的 KV 缓存需要权重与缓冲区之外剩余显存的 {needed}'],
   'n.kv_format_trtllm': ['', 'KV 缓存 {kv_cache} 无法用 trtllm-serve 的 PyTorch 后端表达（fp8 可以，通过 kv_cache_config.dtype）；缓存保持 16 位'],
-  'n.trtllm_chunked_prefill': ['', '超过 --max_num_tokens 8192 的提示词需要分块预填充：在 --extra_llm_api_options 的 YAML 中设 enable_chunked_prefill: true（估算按 8192 token 的预填充块计）'],
+  'n.trtllm_chunked_prefill': ['', '超过 --max_num_tokens 8192 的提示词按 8192 token 分块预填充：--extra_llm_api_options 的 YAML 中已设 enable_chunked_prefill: true（与估算一致）'],
   'n.trtllm_modelopt': ['', 'TensorRT-LLM 从 NVIDIA Model Optimizer 量化好的检查点加载 {weights} 权重（其量化方案：FP8、W4A16/W4A8 AWQ 与 GPTQ、NVFP4）；加载时不做量化'],
   'n.trtllm_mpi': ['', 'TensorRT-LLM 跨 {nodes} 个节点作为一个 MPI 作业运行：用 mpirun 或 Slurm srun 配合 trtllm-llmapi-launch 启动 trtllm-serve（见 TensorRT-LLM 多节点部署指南）'],
   'n.llamacpp_context': ['', 'llama-server：-c {context} 是总上下文，分给 -np {slots} 个槽位，每个 {seq_len} token；按估算其 KV 缓存在负载最重的 GPU 上为 {kv_bytes}'],

@@ -322,8 +322,8 @@ const std::vector<Message> kMessages = {
      "KV cache {kv_cache} cannot be expressed for trtllm-serve's PyTorch backend (fp8 is, through "
      "kv_cache_config.dtype); the cache stays 16-bit"},
     {"trtllm_chunked_prefill", K::Note, "",
-     "prompts longer than --max_num_tokens 8192 need chunked prefill: enable_chunked_prefill: true in an "
-     "--extra_llm_api_options YAML (the estimate assumes 8192-token prefill chunks)"},
+     "prompts longer than --max_num_tokens 8192 run in 8192-token chunks: enable_chunked_prefill: true in "
+     "the --extra_llm_api_options YAML (as the estimate assumes)"},
     {"trtllm_modelopt", K::Note, "weights",
      "TensorRT-LLM loads {weights} weights from a checkpoint quantized with NVIDIA Model Optimizer (its "
      "quantization recipes: FP8, W4A16/W4A8 AWQ and GPTQ, NVFP4); it does not quantize on load"},

@@ -132,10 +132,14 @@ void add_trtllm(const LaunchContext& c, Launch& out) {
       .add("--max_seq_len", c.s.seq_len)
       .add("--kv_cache_free_gpu_memory_fraction", fixed2(share));
   if (c.remote_code()) f.add("--trust_remote_code");
-  if (c.s.kv_cache == KvFormat::Fp8) {
+  // The LLM API options the flags do not carry (tensorrt_llm/llmapi/llm_args.py, the YAML fixture).
+  const bool chunked = c.s.prompt_tokens > kTrtllmMaxNumTokens || c.s.seq_len > kTrtllmMaxNumTokens;
+  std::string extra;
+  if (c.s.kv_cache == KvFormat::Fp8) extra += "kv_cache_config:\n  dtype: fp8\n";
+  if (chunked) extra += "enable_chunked_prefill: true\n";  // prompts beyond --max_num_tokens
+  if (!extra.empty()) {
     f.add("--extra_llm_api_options", kTrtllmExtraFile);
-    add_command(out, "tensorrt-llm", kTrtllmVersion, "yaml", kTrtllmExtraFile,
-                "kv_cache_config:\n  dtype: fp8\n");
+    add_command(out, "tensorrt-llm", kTrtllmVersion, "yaml", kTrtllmExtraFile, extra);
   }
   add_command(out, "tensorrt-llm", kTrtllmVersion, "shell", "",
               shell_command(cat({replica_devices(c), "trtllm-serve ", c.model}), f));
@@ -146,9 +150,7 @@ void add_trtllm(const LaunchContext& c, Launch& out) {
   if (!has_format) {
     add_note(out, "kv_format_trtllm", {{"kv_cache", to_string(c.s.kv_cache)}});
   }
-  if (c.s.prompt_tokens > kTrtllmMaxNumTokens || c.s.seq_len > kTrtllmMaxNumTokens) {
-    add_note(out, "trtllm_chunked_prefill");
-  }
+  if (chunked) add_note(out, "trtllm_chunked_prefill");
   if (is_quantized(c.s.weights)) {
     add_note(out, "trtllm_modelopt", {{"weights", to_string(c.s.weights)}});
   }
