@@ -260,3 +260,17 @@ TEST_CASE("TensorRT-LLM at a context beyond --max_num_tokens gets chunked prefil
   CHECK(yaml.find("dtype: fp8") != std::string::npos);
   CHECK(text_of(out, "tensorrt-llm").find("--extra_llm_api_options") != std::string::npos);
 }
+
+TEST_CASE("Engine fsdp shards fully by default and torchrun's train.py runs FSDP, not DeepSpeed",
+          "[expert]") {
+  const char* input = R"({"model":"meta-llama/Llama-3.1-8B-Instruct","task":"full","engine":"fsdp",
+                          "gpu":"a100-80gb","gpus":8,"seq_len":8192,"batch":2,
+                          "training":{"grad_accum":4,"grad_checkpointing":"full"}})";
+  const ApiResult e = run_command("estimate", input);
+  REQUIRE(e.ok);
+  CHECK(e.value.at("gpu").at("fits").get<bool>());
+  const json out = launch(input);
+  const std::string torchrun = text_of(out, "torchrun");
+  CHECK(torchrun.find("--fsdp \"full_shard auto_wrap\"") != std::string::npos);
+  CHECK(torchrun.find("--deepspeed") == std::string::npos);
+}

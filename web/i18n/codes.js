@@ -215,7 +215,7 @@ export const CODE_WORDS = {
   'n.lora_module_names': ['', 'LoRA 模块名取自 Llama/Qwen 检查点（q_proj、v_proj、…）；其他模型家族的命名不同'],
   'n.qlora_gptq': ['', '在 GPTQ/AWQ 检查点上做 QLoRA：把 --model 指向该检查点即可，无需 bitsandbytes 参数'],
   'n.bnb_zero3': ['', 'LLaMA-Factory 会为 ZeRO-3 自行设置 4 比特存储类型；ms-swift 则需 --bnb_4bit_quant_storage'],
-  'n.fsdp_as_zero': ['', '框架为 FSDP：命令改用 DeepSpeed ZeRO-{zero}（FSDP FULL_SHARD 对应 ZeRO-3）'],
+  'n.fsdp_as_zero': ['', '框架为 FSDP：torchrun train.py 使用 HF Trainer 的 FSDP；ms-swift、LLaMA-Factory 和 deepspeed 启动器使用等价的 DeepSpeed ZeRO-{zero}（FSDP FULL_SHARD 对应 ZeRO-3）'],
   'n.gguf_quant_assumed': ['', '{repo} 不在已收录的权重中，且未指定量化类型：llama-server 会取其中的 Q4_K_M 文件，没有时取第一个文件；显存按 Q4_K_M 估算（可把 weights 设为该文件的类型，如 q8_0）'],
   'n.fp8_expert_parallel': ['', '已开启专家并行：该 fp8 权重的 128 × 128 分块无法把每个专家的 {width} 个通道按 TP {tp} 切分，因此每个专家整块放在一张卡上（注意力仍按张量并行）'],
   'n.megatron_layout_only': ['', 'tp {tp} × pp {pp}：这些命令中只有 Megatron-LM 的 pretrain_gpt.py 能训练这种并行布局；ms-swift sft、LLaMA-Factory 和 DeepSpeed ZeRO 只支持数据并行，故未列出'],

@@ -360,7 +360,8 @@ const std::vector<Message> kMessages = {
     {"bnb_zero3", K::Note, "",
      "LLaMA-Factory sets the 4-bit storage dtype for ZeRO-3 itself; ms-swift gets --bnb_4bit_quant_storage"},
     {"fsdp_as_zero", K::Note, "zero",
-     "engine fsdp: the commands use DeepSpeed ZeRO-{zero} (FSDP FULL_SHARD corresponds to ZeRO-3)"},
+     "engine fsdp: torchrun train.py runs the HF Trainer's FSDP; ms-swift, LLaMA-Factory and the deepspeed "
+     "launcher use its DeepSpeed equivalent, ZeRO-{zero} (FSDP FULL_SHARD corresponds to ZeRO-3)"},
     {"gguf_quant_assumed", K::Note, "repo",
      "{repo} is not among the listed checkpoints and no quant type was named: llama-server takes its "
      "Q4_K_M file, or its first file where it has none; the memory is that of Q4_K_M (set weights to the "

@@ -219,11 +219,20 @@ void add_launchers(const LaunchContext& c, Launch& out) {
   } else {
     d.add("--num_gpus", c.nproc_per_node);
   }
-  // train.py's TrainingArguments carry the figures ds_config.json leaves "auto".
+  // train.py's TrainingArguments carry the figures ds_config.json leaves "auto". Engine fsdp:
+  // torchrun's train.py runs the Trainer's own FSDP (--fsdp "full_shard auto_wrap", wrapping the
+  // model's _no_split_modules), which excludes --deepspeed.
+  const bool fsdp = c.s.engine == Engine::Fsdp && c.plan.zero >= 2;
   for (Flags* flags : {&t, &d}) {
-    flags->add("train.py")
-        .add("--deepspeed", kDsConfig)
-        .add("--per_device_train_batch_size", c.s.batch)
+    flags->add("train.py");
+    if (fsdp && flags == &t) {
+      std::string how = c.plan.zero >= 3 ? "full_shard auto_wrap" : "shard_grad_op auto_wrap";
+      if (c.s.training.offload_optimizer || c.s.training.offload_params) how += " offload";
+      flags->add("--fsdp", cat({"\"", how, "\""}));
+    } else {
+      flags->add("--deepspeed", kDsConfig);
+    }
+    flags->add("--per_device_train_batch_size", c.s.batch)
         .add("--gradient_accumulation_steps", c.s.training.grad_accum)
         .add(c.fp16 ? "--fp16" : "--bf16", "true")
         .add("--max_grad_norm", kMaxGradNorm)

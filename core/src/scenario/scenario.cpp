@@ -542,6 +542,10 @@ Scenario parse_scenario(const nlohmann::json& input) {
   s.training.grad_checkpointing =
       (s.task == Task::Lora || s.task == Task::Qlora) ? Checkpointing::Full : Checkpointing::None;
   parse_training(r, &s);
+  // PyTorch FSDP shards parameters, gradients and optimizer states unless told otherwise
+  // (FullyShardedDataParallel sharding_strategy defaults to FULL_SHARD; FSDP2 fully_shard
+  // reshards after forward): ZeRO-3's sharding.
+  if (s.engine == Engine::Fsdp && !s.zero_set && training) s.training.zero = 3;
   parse_efficiency(r, &s);
   parse_engine_options(r, &s.engine_options);  // engine_options_parse.cpp
   // The version named, or the newest checked (engine_versions.cpp): its facts fill engine_options.
