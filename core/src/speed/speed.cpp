@@ -491,17 +491,24 @@ Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCost
   return t;
 }
 
-// Gradient (and ZeRO-3 parameter) traffic of one optimizer step, seconds, over the data-parallel
-// group. ZeRO paper (Rajbhandari et al. 2020) section 7: data parallelism moves 2 Psi per step
-// (reduce-scatter + all-gather of the gradients), ZeRO-1/2 the same, ZeRO-3 3 Psi (parameters
-// gathered for the forward and the backward, gradients reduce-scattered); Psi in bf16 bytes.
-double data_parallel_comm_s(const Scenario& s, const Links& links, double trainable_params) {
+// Gradient (and ZeRO-3 parameter) traffic of one optimizer step of `micro` micro-batches, seconds,
+// over the data-parallel group. Volumes from the ZeRO paper (Rajbhandari et al. 2020) section 7,
+// Psi in bf16 bytes: data parallelism and ZeRO-1 move 2 Psi (reduce-scatter + all-gather) once per
+// step, at the accumulation boundary (DeepSpeed engine.allreduce_gradients; Megatron reduces its
+// main_grad buffers once per step, with its distributed optimizer as ZeRO-1); ZeRO-2 reduce-scatters
+// Psi in every backward pass (DeepSpeed #2252, maintainer reply: gradients are reduced each
+// micro-step) and all-gathers the updated Psi once; ZeRO-3 / FSDP FULL_SHARD gather the parameters
+// in every forward and backward and reduce-scatter the gradients: 3 Psi per micro-step.
+double data_parallel_comm_s(const Scenario& s, const Links& links, double trainable_params, double micro) {
   const int64_t dp = s.dp();
   if (dp <= 1) return 0;
   const double psi =
       trainable_params * kActivationBytes / (static_cast<double>(s.tp) * static_cast<double>(s.pp));
   // ZeRO-3 gathers the frozen base too when LoRA trains under it; its adapters are a rounding error.
-  const double volume = s.training.zero >= 3 ? 3 * psi : 2 * psi;
+  const int zero = s.engine == Engine::Megatron ? std::min(s.training.zero, 1) : s.training.zero;
+  double volume = 2 * psi;                    // ZeRO-0 / 1: once per step
+  if (zero == 2) volume = micro * psi + psi;  // reduce-scatter per micro-step, one all-gather
+  if (zero >= 3) volume = micro * 3 * psi;    // gathers and reduce-scatter per micro-step
   const double n = static_cast<double>(dp);
   const int64_t ranks = s.gpus;  // the group spans every GPU of the deployment
   return (n - 1) / n * volume / group_bytes_per_s(ranks, links);
@@ -532,7 +539,7 @@ Throughput training_throughput(const Scenario& s, const Gpu& gpu, const ModelCos
   const double bubble = 1 + (static_cast<double>(s.pp) - 1) / (chunks * micro);
   const bool frozen = s.task == Task::Lora || s.task == Task::Qlora;
   const double moved = frozen && s.training.zero < 3 ? c.trainable_params : c.params;
-  const double dp_comm_s = data_parallel_comm_s(s, links, moved);
+  const double dp_comm_s = data_parallel_comm_s(s, links, moved, micro);
   const double busy_s = (compute_s + tp_comm_s) * bubble;
   Throughput t;
   t.flops_utilization = e.compute;
