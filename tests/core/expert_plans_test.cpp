@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "gpusizer/api.h"
 #include "plan/estimate.h"
 #include "plan/planner.h"
 #include "scenario/engines.h"
@@ -543,4 +544,14 @@ TEST_CASE("Expert: ZeRO-3 over a TCP cluster is no faster with more gradient acc
   const std::vector<const Plan*> a = fitting(dense, 1), b = fitting(dense16, 1);
   if (!a.empty() && !b.empty() && a[0]->throughput && b[0]->throughput)
     CHECK(b[0]->throughput->train_tokens_per_s >= a[0]->throughput->train_tokens_per_s);
+}
+
+TEST_CASE("Expert: no first-token figure for a layout over links that carry nothing", "[expert]") {
+  // Single-GPU marketplace pods chained into TP8 have no network: their TTFT is not finite, and
+  // the answer states none (fuzz corpus seed: DeepSeek-V3 fp8 on eight H200 at TP8).
+  const ApiResult r =
+      run_command("rank", R"({"model":"deepseek-v3","gpu":"h200","gpus":8,"tp":8,"weights":"fp8"})");
+  REQUIRE(r.ok);
+  CHECK(r.value.dump().find("null") == std::string::npos);
+  CHECK(r.value.dump().find("inf s") == std::string::npos);
 }

@@ -3,6 +3,7 @@
 #include "base/format.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "base/error.h"
 #include "base/messages.h"
@@ -59,7 +60,10 @@ std::vector<Warning> capability_warnings(const Scenario& s, const Gpu& gpu) {
 constexpr double kSlowFirstTokenS = 2.0;
 
 std::optional<Warning> slow_first_token_warning(const Scenario& s, const Gpu& gpu, double ttft_alone_s) {
-  if (ttft_alone_s <= kSlowFirstTokenS || (s.load && s.load->ttft_s)) return std::nullopt;
+  // Not finite: a layout over links that carry nothing (single-GPU instances without a network),
+  // refused elsewhere; no figure to state.
+  if (!std::isfinite(ttft_alone_s) || ttft_alone_s <= kSlowFirstTokenS || (s.load && s.load->ttft_s))
+    return std::nullopt;
   return message_warning("slow_first_token", "gpu",
                          {{"gpu", gpu.name}, {"seconds", ttft_alone_s}, {"prompt_tokens", s.prompt_tokens}},
                          {{"seconds_text", fixed(ttft_alone_s, 1)}});
