@@ -510,40 +510,23 @@ TEST_CASE("Expert: a prefill-starved card says how long a long prompt waits for 
 TEST_CASE("Expert: ZeRO-3 over a TCP cluster is no faster with more gradient accumulation", "[expert]") {
   // Issue judgement: 72B ZeRO-3 on an L40S cluster went from 3.3k to 15.8k tokens/s by raising
   // grad_accum; ZeRO-3 gathers the parameters in every forward and backward of every micro-step.
-  const auto speed = [](int64_t accum, int zero) {
-    const Ranked r =
-        ranked(json{{"model", "qwen2.5-72b"},
-                    {"task", "full"},
-                    {"gpu", "l40s"},
-                    {"seq_len", 2048},
-                    {"batch", 1},
-                    {"training", {{"zero", zero}, {"grad_accum", accum}, {"grad_checkpointing", "full"}}}});
+  // The first fitting plan's training speed for `base` at a ZeRO stage and accumulation.
+  const auto speed = [](json base, int zero, int64_t accum) {
+    base["task"] = "full";
+    base["seq_len"] = 2048;
+    base["batch"] = 1;
+    base["training"] = {{"zero", zero}, {"grad_accum", accum}, {"grad_checkpointing", "full"}};
+    const Ranked r = ranked(base);
     const std::vector<const Plan*> fit = fitting(r, 1);
     REQUIRE_FALSE(fit.empty());
     REQUIRE(fit[0]->throughput);
     return fit[0]->throughput->train_tokens_per_s;
   };
-  CHECK(speed(16, 3) == Approx(speed(1, 3)).epsilon(0.05));
-  // Gradient traffic once per optimizer step (ZeRO-1) is amortized by accumulation.
-  const Ranked dense =
-      ranked(json{{"model", "llama-3.1-8b"},
-                  {"task", "full"},
-                  {"gpu", "l40s"},
-                  {"gpus", 16},
-                  {"seq_len", 2048},
-                  {"batch", 1},
-                  {"training", {{"zero", 1}, {"grad_accum", 1}, {"grad_checkpointing", "full"}}}});
-  const Ranked dense16 =
-      ranked(json{{"model", "llama-3.1-8b"},
-                  {"task", "full"},
-                  {"gpu", "l40s"},
-                  {"gpus", 16},
-                  {"seq_len", 2048},
-                  {"batch", 1},
-                  {"training", {{"zero", 1}, {"grad_accum", 16}, {"grad_checkpointing", "full"}}}});
-  const std::vector<const Plan*> a = fitting(dense, 1), b = fitting(dense16, 1);
-  if (!a.empty() && !b.empty() && a[0]->throughput && b[0]->throughput)
-    CHECK(b[0]->throughput->train_tokens_per_s >= a[0]->throughput->train_tokens_per_s);
+  const json cluster = {{"model", "qwen2.5-72b"}, {"gpu", "l40s"}};
+  CHECK(speed(cluster, 3, 16) == Approx(speed(cluster, 3, 1)).epsilon(0.05));
+  // Gradient traffic once per optimizer step (ZeRO-1) is amortized by accumulation (two H100 nodes).
+  const json nodes = {{"model", "qwen2.5-7b"}, {"gpu", "h100-80gb"}, {"gpus", 16}};
+  CHECK(speed(nodes, 1, 16) > speed(nodes, 1, 1));
 }
 
 TEST_CASE("Expert: no first-token figure for a layout over links that carry nothing", "[expert]") {

@@ -212,18 +212,6 @@ bool takes_rope_override(const LaunchContext& c) {
 }
 
 // Weight formats and vendors the serving engines cannot load at all (their docs, launch_serving*.cpp).
-}  // namespace
-
-bool vllm_refuses_float16(const Architecture& a) {
-  // vllm/config/model.py _FLOAT16_NOT_SUPPORTED_MODELS: "Numerical instability. Please use
-  // bfloat16 or float32 instead."
-  static const char* const kNoFloat16[] = {"gemma2", "gemma3", "gemma3_text", "plamo2", "glm4"};
-  return std::any_of(std::begin(kNoFloat16), std::end(kNoFloat16),
-                     [&](const char* t) { return a.family == t; });
-}
-
-namespace {
-
 std::string engine_format_reason(const LaunchContext& c) {
   const WeightFormat w = c.s.weights;
   const bool bnb = w == WeightFormat::Nf4 || w == WeightFormat::Int4;
@@ -268,6 +256,14 @@ std::string engine_format_reason(const LaunchContext& c) {
 }
 
 }  // namespace
+
+bool vllm_refuses_float16(const Architecture& a) {
+  // vllm/config/model.py _FLOAT16_NOT_SUPPORTED_MODELS: "Numerical instability. Please use
+  // bfloat16 or float32 instead."
+  static const char* const kNoFloat16[] = {"gemma2", "gemma3", "gemma3_text", "plamo2", "glm4"};
+  return std::any_of(std::begin(kNoFloat16), std::end(kNoFloat16),
+                     [&](const char* t) { return a.family == t; });
+}
 
 std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
   const LaunchPlan& p = c.plan;

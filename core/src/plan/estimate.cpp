@@ -1,11 +1,10 @@
 #include "plan/estimate.h"
 
-#include "base/format.h"
-
 #include <algorithm>
 #include <cmath>
 
 #include "base/error.h"
+#include "base/format.h"
 #include "base/messages.h"
 #include "catalog/checkpoints.h"
 #include "scenario/engines.h"

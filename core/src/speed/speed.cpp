@@ -583,10 +583,8 @@ std::vector<ServingPoint> serving_curve(const Scenario& s, const Gpu& gpu, doubl
   std::vector<ServingPoint> curve;
   if (is_training(s.task) || s.output_tokens == 0 || s.model.encoder) return curve;
   const ModelCosts c = model_costs(s);
-  const EngineEfficiency e = engine_efficiency(s, gpu);
   const Links links = default_links(gpu);
   const double dp = static_cast<double>(s.dp());
-  const double prompt = static_cast<double>(s.prompt_tokens), output = static_cast<double>(s.output_tokens);
   // Doubling bursts up to vLLM's default max_num_seqs (256, vllm/engine/arg_utils.py) and the
   // scenario's own batch, none beyond what the KV cache holds (max_batch).
   // Ascending, each once: the batch goes in at its place among the powers.
