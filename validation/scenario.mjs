@@ -174,7 +174,7 @@ function inferenceScenario(s, c, o) {
 function servingEngineOptions(s, c, o) {
   // vLLM / SGLang start-up flags the log states (scenario "engine_options").
   const eo = {};
-  for (const k of ['gpu_memory_utilization', 'max_model_len', 'max_num_seqs', 'max_num_batched_tokens', 'enforce_eager', 'block_size', 'mem_fraction_static', 'mla_moe_kernels', 'dp_attention']) {
+  for (const k of ['gpu_memory_utilization', 'max_model_len', 'max_num_seqs', 'max_num_batched_tokens', 'enforce_eager', 'block_size', 'mem_fraction_static', 'dp_attention']) {
     if (o[k] !== undefined && o[k] !== null) eo[k] = o[k];
   }
   // vLLM's V0 engine (as the case's framework names it) defaults differ from V1's: up to a
@@ -189,36 +189,37 @@ function servingEngineOptions(s, c, o) {
   // vLLM's sampler path (engine_options.sampler) as the case's log or version shows it: each
   // vLLM case of the data carries it in extra.sampler with its evidence in extra.sampler_evidence.
   if (s.engine === 'vllm' && c.extra && c.extra.sampler) eo.sampler = c.extra.sampler;
-  // Which TP worker's log line the figure is, and how that vLLM version counts non-torch memory
-  // (engine_options.tp_worker / non_torch_accounting), where the case's extra states them with evidence.
+  // Which TP worker's log line the figure is (engine_options.tp_worker), where the case's extra states it.
   if (s.engine === 'vllm' && c.extra && c.extra.tp_worker) eo.tp_worker = c.extra.tp_worker;
-  if (s.engine === 'vllm' && c.extra && c.extra.non_torch_accounting) eo.non_torch_accounting = c.extra.non_torch_accounting;
+  // A vLLM log that names no version but counts non-torch memory as device used minus torch's
+  // (extra.non_torch_accounting "device", with its evidence: the 0.6.3-0.6.4 log line) is of the
+  // release that counts it so (engine_version 0.6.3, core engine_versions.cpp).
+  if (s.engine === 'vllm' && !s.engine_version && c.extra && c.extra.non_torch_accounting === 'device') s.engine_version = '0.6.3';
   if (Object.keys(eo).length && ['vllm', 'sglang'].includes(s.engine)) s.engine_options = eo;
   // Tensor-parallel all-reduces through NCCL (vLLM --disable-custom-all-reduce, or an engine whose layers call
   // NCCL directly, as the case's measures cite): any serving engine.
   if (o.disable_custom_all_reduce === true) addEngineOptions(s, { disable_custom_all_reduce: true });
 }
 
-// transformers generate() paths by the version (or date) the case's framework states: before
-// 4.45 (2024-09) the prefill computed fp32 logits for every prompt position; before 4.36
-// (2023-12) the KV cache was a tuple copied each decode step (frameworks with their own fused
-// cache excepted). Figures sampled between decode steps (max_sampled_memory_allocated) see
-// neither transient.
+// transformers generate() paths by the version (or date) the case's framework states, as the
+// engine_version whose facts they are (core engine_versions.cpp): before 4.45 (2024-09) the prefill
+// computed fp32 logits for every prompt position (4.36-4.44 row "4.44"); before 4.36 (2023-12) the
+// KV cache was a tuple copied each decode step as well (row "4.35"). A version the framework names
+// is already the scenario's (engineVersionOf); this dates the others. Figures sampled between
+// decode steps (max_sampled_memory_allocated) see neither transient: left at the default.
 function generateOptions(s, c) {
-  if (s.engine !== 'transformers' || c.metric === 'max_sampled_memory_allocated') return;
+  if (s.engine !== 'transformers' || s.engine_version || c.metric === 'max_sampled_memory_allocated') return;
   const f = c.framework || '';
   const v = /transformers (\d+)\.(\d+)/i.exec(f);
   const dt = /transformers|optimum/i.test(f) && /\((\d{4})-(\d{2})/.exec(f);
   const key = v ? Number(v[1]) * 1000 + Number(v[2]) : null;
   const month = dt ? Number(dt[1]) * 12 + Number(dt[2]) : null;
   const before = (ver, year, mon) => (key !== null ? key < ver : month !== null && month < year * 12 + mon);
-  const hf = {};
   // AutoAWQ 0.1.x names no transformers version: its README benchmarks ran at @5c7e368
-  // (2023-11-05, setup.py transformers>=4.35.0), before 4.45 (mem-autoawq-readme notes).
+  // (2023-11-05, setup.py transformers>=4.35.0, then the newest), before 4.36 (mem-autoawq-readme notes).
   const awq01 = key === null && month === null && /AutoAWQ 0\.1\./.test(f);
-  if (before(4045, 2024, 9) || awq01) hf.full_prompt_logits = true;
-  if (before(4036, 2023, 12) && !/fused/i.test(f)) hf.legacy_kv_cache = true;
-  if (Object.keys(hf).length) addEngineOptions(s, hf);
+  if (before(4036, 2023, 12) || awq01) s.engine_version = '4.35';
+  else if (before(4045, 2024, 9)) s.engine_version = '4.44';
 }
 
 function quantizedKernelOptions(s, c, o) {

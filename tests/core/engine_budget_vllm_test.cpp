@@ -80,7 +80,7 @@ TEST_CASE("vLLM 0.6.3-0.6.4 counted the CUDA context as non-torch memory", "[eng
                         {"max_num_seqs", 256},
                         {"sampler", "v0"}}}};
   const EngineBudget now = budget(s);
-  s["engine_options"]["non_torch_accounting"] = "device";
+  s["engine_version"] = "vllm 0.6.3";
   const EngineBudget old = budget(s);
   // 128 MiB after the baseline snapshot, plus the catalog's 400 MiB context of the RTX 3090.
   CHECK(now.non_torch_bytes == Approx(128 * kMiB).epsilon(1e-12));
@@ -91,7 +91,7 @@ TEST_CASE("vLLM 0.6.3-0.6.4 counted the CUDA context as non-torch memory", "[eng
   CHECK(old.kv_cache_bytes / kGiB == Approx(3.81).epsilon(0.05));
 }
 
-TEST_CASE("engine_options.tp_worker and non_torch_accounting name themselves when wrong", "[bad-input]") {
+TEST_CASE("engine_options.tp_worker names itself when wrong", "[bad-input]") {
   nlohmann::json s = {{"model", "llama-3.1-8b"}, {"engine_options", {{"tp_worker", "rank1"}}}};
   try {
     parse_scenario(s);
@@ -99,14 +99,17 @@ TEST_CASE("engine_options.tp_worker and non_torch_accounting name themselves whe
   } catch (const InputError& e) {
     CHECK(e.field == "engine_options.tp_worker");
   }
-  s = {{"model", "llama-3.1-8b"}, {"engine_options", {{"non_torch_accounting", "total"}}}};
+  s = {{"model", "llama-3.1-8b"}, {"engine_options", {{"non_torch_accounting", "device"}}}};
   try {
     parse_scenario(s);
-    FAIL("accepted non_torch_accounting total");
+    FAIL("accepted non_torch_accounting, a fact of vLLM 0.6.3");
   } catch (const InputError& e) {
     CHECK(e.field == "engine_options.non_torch_accounting");
+    CHECK(e.code == "engine_option_version_fact");
   }
   CHECK(parse_scenario(nlohmann::json{{"model", "llama-3.1-8b"}}).engine_options.tp_worker == "driver");
-  CHECK(parse_scenario(nlohmann::json{{"model", "llama-3.1-8b"}}).engine_options.non_torch_accounting ==
+  CHECK(parse_scenario(nlohmann::json{{"model", "llama-3.1-8b"}}).version_facts.non_torch_accounting ==
         "increase");
+  CHECK(parse_scenario(nlohmann::json{{"model", "llama-3.1-8b"}, {"engine_version", "0.6.3"}})
+            .version_facts.non_torch_accounting == "device");
 }

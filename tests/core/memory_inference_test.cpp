@@ -148,26 +148,42 @@ TEST_CASE("Older transformers generate(): full-prompt fp32 logits and the tuple 
   json base = {{"model", "llama-2-13b"}, {"engine", "transformers"}, {"weights", "fp16"}, {"batch", 16},
                {"prompt_tokens", 512},   {"output_tokens", 512}};
   const MemoryEstimate now = memory_of(base);
-  base["engine_options"] = {{"full_prompt_logits", true}};
+  // transformers 4.36 to 4.44: every prompt position's logits, DynamicCache.
+  base["engine_version"] = "transformers 4.44";
   const MemoryEstimate logits = memory_of(base);
   // transformers < 4.45: bf16 logits + fp32 upcast of every prompt position, 16 x 512 x 32000 x
   // (2 + 4), beside the final hidden states (8192 tokens x 5120 x 2): larger than the last block's
   // working set, which is freed before the head runs.
   CHECK(logits.breakdown.activations == Approx(16.0 * 512 * 32000 * 6 + 8192.0 * 5120 * 2));
   CHECK(logits.breakdown.activations > now.breakdown.activations);
-  base["engine_options"] = {{"legacy_kv_cache", true}};
+  CHECK(logits.breakdown.kv_cache == Approx(now.breakdown.kv_cache));
+  base["engine_version"] = "transformers 4.35";
   const MemoryEstimate tuple = memory_of(base);
   // transformers < 4.36: the new cache (1024 tokens) beside the previous step's (1023 tokens).
   CHECK(tuple.breakdown.kv_cache == Approx(now.breakdown.kv_cache * (1 + 1023.0 / 1024)));
+  CHECK(tuple.breakdown.activations == Approx(logits.breakdown.activations));
   CHECK(tuple.per_gpu_bytes == Approx(tuple.breakdown.total()).epsilon(1e-15));
-  // Other engines keep their own caches and last-position logits.
-  base["engine"] = "vllm";
-  base["engine_options"] = {{"full_prompt_logits", true}, {"legacy_kv_cache", true}};
-  json vllm = base;
-  vllm.erase("engine_options");
-  CHECK(memory_of(base).per_gpu_bytes == memory_of(vllm).per_gpu_bytes);
-  base["engine_options"] = {{"legacy_kv_cache", "yes"}};
-  CHECK_THROWS_AS(parse_scenario(base), InputError);
+  // AutoAWQ's fused modules keep their own cache whatever the transformers version.
+  json fused = base;
+  fused["weights"] = "awq-int4";
+  fused["engine_options"] = {{"fused_layers", true}};
+  json fused_now = fused;
+  fused_now.erase("engine_version");
+  CHECK(memory_of(fused).breakdown.kv_cache == Approx(memory_of(fused_now).breakdown.kv_cache));
+  // These are facts of a version, not settings: engine_options refuses them, naming the field.
+  for (const char* key : {"full_prompt_logits", "legacy_kv_cache"}) {
+    INFO(key);
+    json given = base;
+    given["engine_options"] = {{key, true}};
+    try {
+      parse_scenario(given);
+      FAIL("accepted engine_options." << key);
+    } catch (const InputError& e) {
+      CHECK(e.field == std::string("engine_options.") + key);
+      CHECK(e.code == "engine_option_version_fact");
+      CHECK(std::string(e.what()).find("\"4.35\"") != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("AutoAWQ fused layers: max_new_tokens cache, eager fp32 softmax, the fuser's qkv copy",

@@ -112,13 +112,13 @@ TEST_CASE("Legacy tuple KV cache: no copy when generate() stops after the prefil
             {"prompt_tokens", 512},
             {"output_tokens", 1}};
   const double modern = memory_of(s).breakdown.kv_cache;
-  s["engine_options"] = {{"legacy_kv_cache", true}};
+  s["engine_version"] = "transformers 4.35";
   CHECK(memory_of(s).breakdown.kv_cache == Approx(modern));
   s["output_tokens"] = 2;
   const double seq = 514;
-  s["engine_options"] = json::object();
+  s.erase("engine_version");
   const double modern2 = memory_of(s).breakdown.kv_cache;
-  s["engine_options"] = {{"legacy_kv_cache", true}};
+  s["engine_version"] = "transformers 4.35";
   CHECK(memory_of(s).breakdown.kv_cache == Approx(modern2 * (1 + (seq - 1) / seq)));
 }
 

@@ -18,6 +18,7 @@ export const CODE_WORDS = {
   'e.unknown_gpu': ['unknown GPU “{id}”', '未知的 GPU 型号“{id}”'],
   'e.engine_version_unknown': ['is not a version of {engine} gpusizer has checked: {versions}', '不是 gpusizer 核对过的 {engine} 版本：可选 {versions}'],
   'e.engine_version_engine': ['names {named}, but the engine is {engine}', '指定的是 {named}，但场景的引擎是 {engine}'],
+  'e.engine_option_version_fact': ['is what a {owner} version does, not a setting: name the version in engine_version ({owner} {versions})', '是 {owner} 某个版本的行为，不是可设置项：请在 engine_version 中写明版本（{owner} {versions}）'],
   'e.checkpoint_format_unknown': ['the weight format of {repo} cannot be read from its name: give weights or paste its config.json', '无法从名称读出 {repo} 的权重格式，{preset} 已发布的检查点存为 {released}：请给出 weights 或粘贴其 config.json'],
   'e.checkpoint_weights': ['{repo} stores {stored} weights: no engine loads them as {weights}{alt}', '{repo} 存的是 {stored} 权重：没有引擎能把它们加载为 {weights}{alt}'],
   'e.unknown_provider': ['unknown provider “{id}”', '未知的云厂商“{id}”'],

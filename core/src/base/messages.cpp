@@ -62,6 +62,9 @@ const std::vector<Message> kMessages = {
      "is not a version of {engine} gpusizer has checked: {versions:or} (got {value:json})"},
     {"engine_version_engine", K::Error, "named engine",
      "names {named}, but the scenario's engine is {engine}"},
+    {"engine_option_version_fact", K::Error, "owner versions",
+     "is what a {owner} version does, not a setting: name the version in engine_version ({owner} "
+     "{versions:or})"},
     {"checkpoint_format_unknown", K::Error, "repo preset released",
      "the weight format of {repo} cannot be read from its name, and the published checkpoints of {preset} "
      "store {released}: give \"weights\" or paste its config.json"},

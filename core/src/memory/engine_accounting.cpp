@@ -123,7 +123,7 @@ std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, con
     // vLLM 0.6.3-0.6.4 (worker.py determine_num_available_blocks): non_torch = device used
     // (mem_get_info) - torch.cuda.memory_stats()["allocated_bytes.all.current"] after the profile
     // and empty_cache, which holds the process's CUDA context as well (catalog cuda_context_bytes).
-    if (o.non_torch_accounting == "device") e.non_torch_bytes += gpu->cuda_context_bytes;
+    if (s.version_facts.non_torch_accounting == "device") e.non_torch_bytes += gpu->cuda_context_bytes;
     e.budget_bytes = e.fraction * total;
     // vLLM: available KV = requested memory - (weights + peak activation + non-torch).
     e.kv_cache_bytes =

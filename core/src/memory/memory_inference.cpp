@@ -111,7 +111,7 @@ double activation_bytes(const Scenario& s) {
   bytes = layer_bytes * devices;
   // Logits of the last position of each sequence, fp32, and the sampler's probabilities.
   if (!a.encoder) bytes += 2 * static_cast<double>(s.batch) * static_cast<double>(a.vocab) / tp * kLogitBytes;
-  if (!a.encoder && s.engine == Engine::Transformers && s.engine_options.full_prompt_logits.value_or(false)) {
+  if (!a.encoder && s.engine == Engine::Transformers && s.version_facts.full_prompt_logits) {
     // transformers before 4.45 (LlamaForCausalLM.forward: logits = self.lm_head(hidden_states).float()
     // for every position; logits_to_keep arrived in 4.45): the prefill holds the bf16 logits of the
     // whole prompt and their fp32 upcast, (2 + 4) bytes per prompt token and vocabulary entry.
@@ -224,8 +224,10 @@ MemoryEstimate inference_memory(const Scenario& s, const Gpu* gpu) {
   m.breakdown.weights =
       weights_per_gpu(s, s.weights) + quant_group_size_delta_bytes(s) + quant_scope_delta_bytes(s);
   m.breakdown.kv_cache = kv_cache_bytes(s, &m.kv_bytes_per_token);
-  if (s.engine == Engine::Transformers && s.engine_options.legacy_kv_cache.value_or(false) && s.seq_len > 1 &&
-      s.output_tokens > 1) {
+  // AutoAWQ's fused modules (engine_options.fused_layers) keep their own preallocated cache
+  // (awq/modules/fused/attn.py) whatever transformers' cache type.
+  if (s.engine == Engine::Transformers && s.version_facts.legacy_kv_cache &&
+      !s.engine_options.fused_layers.value_or(false) && s.seq_len > 1 && s.output_tokens > 1) {
     // transformers before 4.36 (tuple past_key_values): each decode step's attention does
     // torch.cat([past_key, key]) into a new cache while generate() still holds the previous step's,
     // one token shorter, until the forward returns (modeling_llama.py, GenerationMixin). generate()

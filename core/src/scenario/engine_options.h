@@ -63,12 +63,6 @@ struct EngineOptions {
   // as HF Trainer --gradient_checkpointing does under accelerate FSDP (default false: checkpointing
   // inside the units, FSDP/accelerate apply_activation_checkpointing, torchtune, fsdp_qlora).
   std::optional<bool> checkpoint_wraps_fsdp;
-  // transformers generate() before 4.45 computed the logits of every prompt position in fp32
-  // (default false: 4.45+ keeps only the last position, logits_to_keep).
-  std::optional<bool> full_prompt_logits;
-  // transformers before 4.36 kept past_key_values as tuples: each decode step concatenates into a
-  // new cache while the previous one is still referenced (default false: DynamicCache, 4.36+).
-  std::optional<bool> legacy_kv_cache;
   // AutoAWQ from_quantized(fuse_layers=True) under transformers: fused attention/MLP/norm modules
   // whose single-token step runs FasterTransformer's fused attention kernel (speed.cpp).
   std::optional<bool> fused_layers;
@@ -92,18 +86,6 @@ struct EngineOptions {
   // the non-driver workers ("Only perform sampling in the driver worker", vllm/worker/model_runner.py),
   // so their profile run holds no sampler. V1 workers all sample.
   std::string tp_worker = "driver";
-  // How vLLM counts the memory outside PyTorch ("non_torch_memory", engine_accounting.cpp):
-  // "increase" (default: vLLM 0.6.5+, PR #10511's memory_profiling, the non-torch memory that grew
-  // since the worker's baseline snapshot, so the CUDA context is not in it) or "device" (vLLM 0.6.3 to
-  // 0.6.4.post1, worker.py determine_num_available_blocks, and the V1 worker until PR #19312: device
-  // used (mem_get_info) minus torch's allocated bytes after the profile, the CUDA context included;
-  // the 0.6.x log line reads "Memory profiling results: ... initial_memory_usage=..., non_torch_memory=...").
-  std::string non_torch_accounting = "increase";
-  // Kernel class of MLA + routed-expert models (DeepSeek-V2/V3) for speed (speed.cpp, docs/speed.md
-  // "DeepSeek-V3 on SGLang 0.4.1"): "tuned" (default: the roofline's shares, current engines) or
-  // "triton" (SGLang v0.4.1 / v0.4.1.post2: Triton MLA attention and Triton fused MoE with
-  // block-wise FP8, before FlashInfer MLA, DeepGEMM and H200-tuned MoE configs).
-  std::string mla_moe_kernels = "tuned";
   // SGLang's --enable-dp-attention for MLA models (speed_dp_attention.cpp, docs/speed.md "DP
   // attention"): each TP rank runs the attention of its own requests with the whole (replicated)
   // attention weights and its own MLA cache, the experts stay split over the TP ranks, and all ranks

@@ -2,6 +2,7 @@
 #include "scenario/engine_options_parse.h"
 
 #include "base/error.h"
+#include "scenario/engine_versions.h"
 
 namespace gpusizer {
 
@@ -10,6 +11,19 @@ void parse_engine_options(JsonReader& top, EngineOptions* out) {
   require_object(top.raw("engine_options"), "engine_options");
   JsonReader r(top.raw("engine_options"), "engine_options");
   EngineOptions& o = *out;
+  // What a version of an engine does is not a setting (scenario.h VersionFacts): engine_version
+  // selects it.
+  const std::pair<const char*, Engine> kVersionFacts[] = {{"non_torch_accounting", Engine::Vllm},
+                                                          {"mla_moe_kernels", Engine::Sglang},
+                                                          {"full_prompt_logits", Engine::Transformers},
+                                                          {"legacy_kv_cache", Engine::Transformers}};
+  for (const auto& [key, owner] : kVersionFacts) {
+    if (!r.has(key)) continue;
+    std::vector<std::string> versions;
+    for (const EngineVersion* v : engine_versions(owner)) versions.emplace_back(v->version);
+    throw_error(std::string("engine_options.") + key, "engine_option_version_fact",
+                {{"owner", to_string(owner)}, {"versions", versions}});
+  }
   constexpr int64_t kMaxTokens = int64_t{1} << 24;  // 16 M tokens: beyond any published context
   o.gpu_memory_utilization = r.number("gpu_memory_utilization", 0, 1, true);
   o.max_model_len = r.integer("max_model_len", 1, kMaxTokens);
@@ -32,15 +46,11 @@ void parse_engine_options(JsonReader& top, EngineOptions* out) {
   o.bnb_double_quant = r.boolean("bnb_double_quant");
   o.padded_batches = r.boolean("padded_batches");
   o.checkpoint_wraps_fsdp = r.boolean("checkpoint_wraps_fsdp");
-  o.full_prompt_logits = r.boolean("full_prompt_logits");
-  o.legacy_kv_cache = r.boolean("legacy_kv_cache");
   o.fused_layers = r.boolean("fused_layers");
   if (auto v = r.choice("awq_kernel", {"gemm", "gemv"})) o.awq_kernel = *v;
   o.disable_custom_all_reduce = r.boolean("disable_custom_all_reduce");
   if (auto v = r.choice("sampler", {"flashinfer", "pytorch-native", "v0"})) o.sampler = *v;
   if (auto v = r.choice("tp_worker", {"driver", "non-driver"})) o.tp_worker = *v;
-  if (auto v = r.choice("non_torch_accounting", {"increase", "device"})) o.non_torch_accounting = *v;
-  if (auto v = r.choice("mla_moe_kernels", {"tuned", "triton"})) o.mla_moe_kernels = *v;
   o.dp_attention = r.boolean("dp_attention");
   if (auto v = r.choice("quant_kernel", {"exllama", "exllamav2", "cuda-old", "exllama-standalone"}))
     o.quant_kernel = *v;

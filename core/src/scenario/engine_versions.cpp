@@ -97,20 +97,17 @@ const EngineVersion& default_engine_version(Engine e) { return *engine_versions(
 
 namespace {
 
-// The facts of `v` become the engine_options the input leaves out (`given_options`).
+// `v` becomes the scenario's version: its facts, and the sampler unless engine_options names one
+// (`given_options`).
 void apply_version_facts(const EngineVersion& v, const nlohmann::json& given_options, Scenario* s) {
   s->engine_version = v.version;
-  EngineOptions& o = s->engine_options;
-  const auto given = [&](const char* key) {
-    return given_options.is_object() && given_options.contains(key);
-  };
-  if (*v.sampler && !given("sampler")) o.sampler = v.sampler;
-  if (*v.non_torch_accounting && !given("non_torch_accounting"))
-    o.non_torch_accounting = v.non_torch_accounting;
-  if (*v.mla_moe_kernels && !given("mla_moe_kernels")) o.mla_moe_kernels = v.mla_moe_kernels;
-  if (v.full_prompt_logits >= 0 && !given("full_prompt_logits"))
-    o.full_prompt_logits = v.full_prompt_logits == 1;
-  if (v.legacy_kv_cache >= 0 && !given("legacy_kv_cache")) o.legacy_kv_cache = v.legacy_kv_cache == 1;
+  const bool sampler_given = given_options.is_object() && given_options.contains("sampler");
+  if (*v.sampler && !sampler_given) s->engine_options.sampler = v.sampler;
+  VersionFacts& f = s->version_facts;
+  if (*v.non_torch_accounting) f.non_torch_accounting = v.non_torch_accounting;
+  if (*v.mla_moe_kernels) f.mla_moe_kernels = v.mla_moe_kernels;
+  if (v.full_prompt_logits >= 0) f.full_prompt_logits = v.full_prompt_logits == 1;
+  if (v.legacy_kv_cache >= 0) f.legacy_kv_cache = v.legacy_kv_cache == 1;
 }
 
 }  // namespace

@@ -104,6 +104,26 @@ struct Checkpoint {
   std::string preset_repo;  // the preset's repository when `weights` chose another published checkpoint
 };
 
+// Facts of an engine version that change the memory or speed accounting; the scenario's
+// engine_version sets them (engine_versions.cpp), the input cannot.
+struct VersionFacts {
+  // vLLM's count of the memory outside PyTorch: "increase" (0.6.5+, PR #10511's memory_profiling:
+  // the non-torch memory grown since the worker's baseline, CUDA context excluded) or "device"
+  // (0.6.3 to 0.6.4.post1, worker.py determine_num_available_blocks: device used minus torch
+  // allocated, CUDA context included).
+  std::string non_torch_accounting = "increase";
+  // Kernels of MLA + routed-expert models (DeepSeek-V2/V3) for speed (speed.cpp): "tuned" (current
+  // engines, the roofline's shares) or "triton" (SGLang 0.4.1: Triton MLA attention and Triton
+  // fused MoE with block-wise FP8, before FlashInfer MLA, DeepGEMM and H200-tuned MoE configs).
+  std::string mla_moe_kernels = "tuned";
+  // transformers generate() before 4.45 computed fp32 logits of every prompt position (4.45+ keeps
+  // the last one, logits_to_keep).
+  bool full_prompt_logits = false;
+  // transformers before 4.36 kept past_key_values as tuples: each decode step concatenates into a
+  // new cache while the previous one is still referenced (DynamicCache from 4.36).
+  bool legacy_kv_cache = false;
+};
+
 struct Scenario {
   Architecture model;
   Checkpoint checkpoint;
@@ -127,6 +147,7 @@ struct Scenario {
   Efficiency efficiency;
   EngineOptions engine_options;  // vLLM / SGLang start-up options (engine_options.cpp)
   std::string engine_version;    // a version of engine_versions.h: the one named, else the newest checked
+  VersionFacts version_facts;    // what that version does (engine_versions.cpp), not a user's setting
   double headroom = 0.10;        // share of GPU memory the planner keeps free
   Pricing pricing;
   Filters filters;

@@ -83,7 +83,7 @@ constexpr double kEagerLayerS = 0.88e-3;
 // transformers generate() runs eagerly unless a static cache is compiled.
 bool graphs_by_default(Engine e) { return e != Engine::Transformers; }
 
-// Kernel class "triton" of MLA + routed-expert models (engine_options.mla_moe_kernels; docs/speed.md
+// Kernel class "triton" of MLA + routed-expert models (engine_version "sglang 0.4.1"; docs/speed.md
 // "DeepSeek-V3 on SGLang 0.4.1"): SGLang v0.4.1 / v0.4.1.post2 ran DeepSeek-V3's MLA through Triton
 // decode/extend attention and its experts through the Triton fused-MoE kernel with block-wise
 // (128 x 128) FP8 dequantisation, TP 8 over all 256 experts, before FlashInfer MLA, DeepGEMM and the
@@ -99,7 +99,7 @@ constexpr double kTritonMlaMoeLayerS = 0.41e-3;
 constexpr double kTritonMlaMoeCompute = 0.03;
 
 bool triton_mla_moe(const Scenario& s) {
-  return s.engine_options.mla_moe_kernels == "triton" && s.model.mla.kv_lora_rank > 0 && s.model.experts > 0;
+  return s.version_facts.mla_moe_kernels == "triton" && s.model.mla.kv_lora_rank > 0 && s.model.experts > 0;
 }
 
 // GPU time per forward pass that the kernel class adds to `layers` layers.
