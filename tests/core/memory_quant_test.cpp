@@ -64,15 +64,19 @@ TEST_CASE("ExLlamaV2 scratch space under transformers AWQ (AutoAWQ exllamav2_pos
 TEST_CASE("Group size: scales and zeros per group against the default 128", "[memory][quant]") {
   json s = {
       {"model", "llama-2-70b"}, {"engine", "transformers"}, {"weights", "gptq-int4"}, {"seq_len", 2048}};
-  const double g128 = memory_of(s).breakdown.weights;
+  // The preset's GPTQ checkpoint (TheBloke/Llama-2-70B-GPTQ, main branch) is quantized without groups.
+  const double published = memory_of(s).breakdown.weights;
   s["engine_options"] = {{"group_size", 128}};
-  CHECK(memory_of(s).breakdown.weights == Approx(g128));
+  const double g128 = memory_of(s).breakdown.weights;
+  s["engine_options"] = {{"group_size", -1}};
+  CHECK(memory_of(s).breakdown.weights == Approx(published));
   s["engine_options"] = {{"group_size", 32}};
   // Linear weights 80 x (2 x 8192^2 + 2 x 8192 x 1024 + 3 x 8192 x 28672) = 68,451,041,280, each
   // with (16 + 4) bits x (1/32 - 1/128) more: x 0.05859375 bytes.
   CHECK(memory_of(s).breakdown.weights - g128 == Approx(68451041280.0 * 0.05859375));
-  s["engine_options"] = {{"group_size", -1}};  // one group per column: less than g128
-  CHECK(memory_of(s).breakdown.weights < g128);
+  // One group per column: (16 + 4) bits per column and linear instead of per 128 input rows; the
+  // columns: 80 x (8192 + 1024 + 1024 + 8192 + 2 x 28672 + 8192) = 6,717,440.
+  CHECK(g128 - published == Approx((68451041280.0 / 128 - 6717440.0) * 20 / 8));
   s["engine_options"] = {{"group_size", 0}};
   CHECK(scenario_error_field(s) == "engine_options.group_size");
   s["engine_options"] = {{"quant_kernel", "marlin-xyz"}};
@@ -158,4 +162,30 @@ TEST_CASE("quant_scope mlp-inner: Meta's FP8 405B keeps attention and the first 
         Approx(estimate(parse_scenario(bf16_all)).memory.breakdown.weights));
   s["engine_options"]["quant_scope"] = "attention";
   CHECK(scenario_error_field(s) == "engine_options.quant_scope");
+}
+
+TEST_CASE("A named GPTQ/AWQ checkpoint is sized with its published group size and act-order",
+          "[memory][quant]") {
+  // core/data/checkpoints.json, from the model cards' "Provided files" tables and quantize configs.
+  const auto weights_of = [](const json& scenario) { return memory_of(scenario).breakdown.weights; };
+  const json grouped = {{"model", "TheBloke/Llama-2-13B-chat-GPTQ"}, {"engine", "transformers"}};
+  const json ungrouped = {{"model", "TheBloke/Llama-2-70B-Chat-GPTQ"}, {"engine", "transformers"}};
+  json stated = ungrouped;
+  stated["engine_options"] = {{"group_size", -1}};
+  CHECK(weights_of(ungrouped) == Approx(weights_of(stated)));  // GS "None" in its table
+  stated["engine_options"] = {{"group_size", 128}};
+  CHECK(weights_of(ungrouped) < weights_of(stated));
+  json g128 = grouped;
+  g128["engine_options"] = {{"group_size", 128}};
+  CHECK(weights_of(grouped) == Approx(weights_of(g128)));
+  // Act-order (desc_act true, hugging-quants' quantize config) makes exllama v1 keep temp_state.
+  json act = {{"model", "hugging-quants/Meta-Llama-3.1-8B-Instruct-GPTQ-INT4"},
+              {"engine", "transformers"},
+              {"prompt_tokens", 64},
+              {"output_tokens", 1},
+              {"engine_options", {{"quant_kernel", "exllama"}}}};
+  const double with_act = memory_of(act).breakdown.activations;
+  act["engine_options"]["act_order"] = false;  // a user's statement wins over the checkpoint's
+  // temp_state: EXLLAMA_DEFAULT_MAX_INPUT_LENGTH 2048 x max(in, out) 14336 fp16.
+  CHECK(with_act - memory_of(act).breakdown.activations == Approx(2048.0 * 14336 * 2));
 }

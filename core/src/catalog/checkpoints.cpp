@@ -30,6 +30,9 @@ PublishedCheckpoint read_checkpoint(const nlohmann::json& j, const std::string& 
   if (q.is_object()) {
     c.block_scaled = q.contains("block") && q.at("block").is_array();
     if (q.contains("file") && q.at("file").is_string()) c.gguf_file = q.at("file").get<std::string>();
+    if (q.contains("group_size") && q.at("group_size").is_number_integer())
+      c.group_size = q.at("group_size").get<int64_t>();
+    if (q.contains("desc_act") && q.at("desc_act").is_boolean()) c.desc_act = q.at("desc_act").get<bool>();
   }
   c.max_positions = j.value("max_positions", int64_t{0});
   if (j.contains("total_size_bytes") && j.at("total_size_bytes").is_number())

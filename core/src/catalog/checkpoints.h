@@ -20,6 +20,9 @@ struct PublishedCheckpoint {
   bool block_scaled = false;                  // fp8 with block scales (DeepSeek's 128 x 128)
   std::string gguf_file;                      // a GGUF repository's file of `weights` (first part when split)
   std::optional<double> total_size_bytes;     // model.safetensors.index.json metadata.total_size
+  // GPTQ/AWQ quantize settings its model card or quantize config states (checkpoints.json quant)
+  std::optional<int64_t> group_size;  // -1: one group per column
+  std::optional<bool> desc_act;       // GPTQ act-order
   int64_t max_positions = 0;  // its own context window where it differs from the preset's (0: the preset's)
   std::string source;
 };

@@ -75,9 +75,20 @@ bool exllama_standalone(const Scenario& s) {
   return is_group_quant(s.weights) && kernel(s) == "exllama-standalone";
 }
 
+std::optional<int64_t> quant_group_size(const Scenario& s) {
+  if (s.engine_options.group_size) return s.engine_options.group_size;
+  return s.weights == s.checkpoint.stored ? s.checkpoint.group_size : std::nullopt;
+}
+
+bool quant_act_order(const Scenario& s) {
+  if (s.engine_options.act_order) return *s.engine_options.act_order;
+  return s.weights == s.checkpoint.stored && s.checkpoint.act_order.value_or(false);
+}
+
 double quant_group_size_delta_bytes(const Scenario& s) {
-  if (!is_group_quant(s.weights) || !s.engine_options.group_size) return 0;
-  const int64_t g = *s.engine_options.group_size;
+  const std::optional<int64_t> group = quant_group_size(s);
+  if (!is_group_quant(s.weights) || !group) return 0;
+  const int64_t g = *group;
   // Packed zero point per group and column: 4 bits (int4), 8 bits (int8) (AutoGPTQ qzeros layout).
   const double zero_bits = s.weights == WeightFormat::GptqInt8 ? 8 : 4;
   double delta = 0;
@@ -130,7 +141,7 @@ double quant_kernel_buffer_bytes(const Scenario& s) {
   if (k == "exllama") {
     // AutoGPTQ autogptq_post_init: temp_dq = max qweight.numel() * 8 fp16 (in x out of the largest
     // layer); temp_state = (max_input_len, max(in, out)) fp16 with act-order, (1, 1) without.
-    bytes = dq + (s.engine_options.act_order.value_or(false) ? max_input * dim * kHalf : 0);
+    bytes = dq + (quant_act_order(s) ? max_input * dim * kHalf : 0);
   } else if (k == "exllamav2") {
     // AutoAWQ exllamav2_post_init: one ScratchSpace per device of max over layers of
     // temp_dq_size (in x out x 2 + 128) + temp_fwd_size (out x max_input_len x max_batch_size x 4 + 128).

@@ -10,6 +10,11 @@ namespace gpusizer {
 // adds against precision.cpp's group of 128 (negative for larger groups); 0 for other formats.
 double quant_group_size_delta_bytes(const Scenario& s);
 
+// The group size and act-order of the weights: engine_options' where given, else the named
+// checkpoint's published quantize settings (core/data/checkpoints.json) when it is loaded as stored.
+std::optional<int64_t> quant_group_size(const Scenario& s);
+bool quant_act_order(const Scenario& s);
+
 // Weight bytes that engine_options.quant_scope "mlp-inner" (Meta's FBGEMM FP8 recipe) keeps 16-bit
 // beyond the all-linear layout of s.weights: the whole model, and on the busiest GPU.
 double quant_scope_model_delta_bytes(const Scenario& s);

@@ -169,6 +169,8 @@ void take_published(const PublishedCheckpoint& p, Checkpoint* c, Architecture* a
   c->stored = p.weights;
   c->gguf_file = p.gguf_file;
   c->gguf_repo = !p.gguf_file.empty();
+  c->group_size = p.group_size;
+  c->act_order = p.desc_act;
 }
 
 // The checkpoint the model names (checkpoint.h) and whether `weights` can be loaded from it.

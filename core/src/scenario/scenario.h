@@ -102,6 +102,8 @@ struct Checkpoint {
   bool gguf_repo = false;                    // a GGUF repository: one file per quant type
   bool gguf_quant_assumed = false;           // an unlisted GGUF repository, no quant type named
   std::string preset_repo;  // the preset's repository when `weights` chose another published checkpoint
+  std::optional<int64_t> group_size;  // its GPTQ/AWQ group size where published (-1: per column)
+  std::optional<bool> act_order;      // its GPTQ desc_act where published
 };
 
 // Facts of an engine version that change the memory or speed accounting; the scenario's
