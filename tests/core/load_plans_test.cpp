@@ -113,3 +113,34 @@ TEST_CASE("Every plan that meets a random load holds at its own concurrency", "[
   }
   CHECK(checked >= 30);
 }
+
+TEST_CASE("A load plan launches each replica at the concurrency its capacity assumes", "[load][launch]") {
+  // Review reject: Qwen3-32B-FP8 at 5 requests/s was planned at 15 sequences per replica and
+  // launched with --max-num-seqs 1 (the scenario's default batch), a twelfth of the capacity.
+  const auto flag_value = [](const std::string& text, const std::string& flag) {
+    const size_t at = text.find(flag + " ");
+    REQUIRE(at != std::string::npos);
+    return std::stoll(text.substr(at + flag.size() + 1));
+  };
+  for (const char* engine : {"vllm", "sglang"}) {
+    INFO(engine);
+    const json s = {{"model", "Qwen/Qwen3-32B-FP8"},
+                    {"engine", engine},
+                    {"prompt_tokens", 4096},
+                    {"output_tokens", 1024},
+                    {"load", {{"requests_per_s", 5}, {"ttft_s", 3.0}, {"tpot_s", 0.05}}}};
+    const json l = value_of("launch", s);
+    const json& plan = l.at("plan");
+    REQUIRE(plan.contains("concurrency_per_replica"));
+    const int64_t c = plan.at("concurrency_per_replica");
+    CHECK(c > 1);
+    // The same concurrency as the ranked plan of that instance type.
+    for (const json& p : value_of("rank", s).at("plans")) {
+      if (p.value("instance", "") != plan.at("instance").get<std::string>()) continue;
+      CHECK(p.at("load").at("concurrency_per_replica").get<int64_t>() == c);
+      break;
+    }
+    const std::string text = l.at("commands").at(0).at("text");
+    CHECK(flag_value(text, std::string(engine) == "vllm" ? "--max-num-seqs" : "--max-running-requests") == c);
+  }
+}

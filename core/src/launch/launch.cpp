@@ -51,7 +51,8 @@ LaunchPlan plan_of(const Plan& p) {
           p.gpus,
           p.tp,
           p.pp,
-          p.zero};
+          p.zero,
+          p.load ? p.load->concurrency_per_replica : 0};
 }
 
 // The ranking is sorted fitting-first, cheapest-first, so the first row of a type is its best plan.
@@ -147,6 +148,8 @@ LaunchContext make_context(const Scenario& s, const LaunchPlan& plan) {
   c.s.tp = plan.tp;
   c.s.pp = plan.pp;
   c.s.training.zero = plan.zero;
+  // A load plan runs each replica at the concurrency its capacity was computed for.
+  if (plan.concurrency > 0) c.s.batch = plan.concurrency;
   validate_scenario(c.s);
   c.gpu = find_gpu(plan.gpu);
   c.plan = plan;
@@ -531,6 +534,7 @@ nlohmann::json to_json(const Launch& l) {
                                         {"zero", p.zero},
                                         {"dtype", l.dtype}});
   if (!p.instance.empty()) plan["instance"] = p.instance;
+  if (p.concurrency > 0) plan["concurrency_per_replica"] = p.concurrency;
   nlohmann::json notes = nlohmann::json::array();
   for (const Warning& n : l.note_details) {
     nlohmann::json j = nlohmann::json({{"code", n.code}, {"message", n.message}});

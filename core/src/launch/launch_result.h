@@ -21,6 +21,9 @@ struct LaunchPlan {
   int64_t tp = 1;
   int64_t pp = 1;
   int zero = 0;
+  // Sequences each serving replica carries at the scenario's `load` (the ranked plan's
+  // concurrency_per_replica); 0: the scenario's own batch.
+  int64_t concurrency = 0;
 };
 
 // One command line or one config file.
