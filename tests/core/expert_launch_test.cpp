@@ -2,6 +2,7 @@
 // outside review of fresh CLI answers, and what the engineer would run instead.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <regex>
 #include <string>
 
@@ -99,11 +100,12 @@ TEST_CASE("Pre-training from scratch gets Megatron-LM with the architecture; swi
   REQUIRE_FALSE(mg.empty());
   for (const char* flag : {"--num-layers 16", "--hidden-size 2048", "--num-query-groups 8", "--swiglu",
                            "--normalization RMSNorm", "--tokenizer-model meta-llama/Llama-3.2-1B",
-                           "--global-batch-size 32", "--recompute-granularity full"}) {
+                           "--global-batch-size 992", "--recompute-granularity full"}) {
     CHECK(mg.find(flag) != std::string::npos);
   }
-  // 1e11 tokens at 32 x 4096 tokens a step.
-  CHECK(mg.find("--train-iters 762940") != std::string::npos);
+  // 1e11 tokens at 992 x 4096 tokens a step (4 x 8 ranks x 31 accumulated, the first multiple of
+  // 32 sequences to hold LLaMA's 4M tokens).
+  CHECK(mg.find("--train-iters 24611") != std::string::npos);
   CHECK(has_code(out.at("note_details"), "continued_pretraining"));
 }
 
@@ -273,4 +275,62 @@ TEST_CASE("Engine fsdp shards fully by default and torchrun's train.py runs FSDP
   const std::string torchrun = text_of(out, "torchrun");
   CHECK(torchrun.find("--fsdp \"full_shard auto_wrap\"") != std::string::npos);
   CHECK(torchrun.find("--deepspeed") == std::string::npos);
+}
+
+TEST_CASE(
+    "Pre-training from scratch launches with a pre-training recipe: millions of tokens a step, "
+    "AdamW betas 0.9/0.95, checkpoints along the way, balanced experts",
+    "[expert]") {
+  // Review rejects: --global-batch-size 1 (4,096 tokens a step) for 1e11 tokens, --lr 6.0e-5 for an
+  // 8B model, Adam beta2 left at arguments.py's 0.999, no --save-interval for a 190-hour job, and
+  // an MoE with --moe-aux-loss-coeff at its default 0 and the allgather dispatcher.
+  const auto value_of = [](const std::string& text, const std::string& flag) {
+    const size_t at = text.find(flag + " ");
+    REQUIRE(at != std::string::npos);
+    const size_t from = at + flag.size() + 1;
+    return text.substr(from, text.find_first_of(" \n", from) - from);
+  };
+  const json dense = launch(
+      R"({"model":"llama-3.1-8b","task":"pretrain","engine":"megatron","gpu":"h100-80gb","gpus":8,
+          "seq_len":8192,"training":{"tokens":1e11}})");
+  const std::string d = text_of(dense, "megatron-lm");
+  // LLaMA (arXiv 2302.13971, table 2): 4M tokens a step; here 496 x 8192 = 4,063,232.
+  const int64_t global = std::stoll(value_of(d, "--global-batch-size"));
+  CHECK(global * 8192 >= 4000000);
+  CHECK(global * 8192 <= 8400000);
+  CHECK(global % 8 == 0);  // micro-batch 1 x 8 data-parallel ranks x accumulation
+  CHECK(std::stoll(value_of(d, "--train-iters")) ==
+        static_cast<int64_t>(std::ceil(1e11 / (global * 8192.0))));
+  CHECK(std::stod(value_of(d, "--lr")) == Approx(3.0e-4));
+  CHECK(std::stod(value_of(d, "--min-lr")) == Approx(3.0e-5));
+  CHECK(value_of(d, "--adam-beta2") == "0.95");
+  CHECK(value_of(d, "--weight-decay") == "0.1");
+  CHECK(value_of(d, "--clip-grad") == "1.0");
+  CHECK(std::stoll(value_of(d, "--save-interval")) > 0);
+  CHECK(d.find("--load ") != std::string::npos);  // resumes from its own checkpoints
+  CHECK(d.find("--num-experts") == std::string::npos);
+  // The note says the step the command runs.
+  bool noted = false;
+  for (const json& n : dense.at("note_details"))
+    if (n.at("code") == "global_batch") noted = n.at("values").at("global").get<int64_t>() == global;
+  CHECK(noted);
+  // A 70B (LLaMA's 32.5B and 65.2B): 1.5e-4.
+  const json large = launch(
+      R"({"model":"llama-3.1-70b","task":"pretrain","engine":"megatron","gpu":"h100-80gb","gpus":64,
+          "tp":8,"pp":2,"seq_len":4096,"training":{"tokens":1e11,"zero":1}})");
+  CHECK(std::stod(value_of(text_of(large, "megatron-lm"), "--lr")) == Approx(1.5e-4));
+  // An MoE: Megatron-LM's examples/mixtral recipe balances the experts with an auxiliary loss and
+  // dispatches tokens all-to-all.
+  const json moe = launch(
+      R"({"model":"qwen3-30b-a3b","task":"pretrain","engine":"megatron","gpu":"h100-80gb","gpus":8,"tp":8,
+          "seq_len":4096,"training":{"tokens":1e11}})");
+  const std::string m = text_of(moe, "megatron-lm");
+  CHECK(value_of(m, "--moe-router-load-balancing-type") == "aux_loss");
+  CHECK(value_of(m, "--moe-aux-loss-coeff") == "1e-2");
+  CHECK(value_of(m, "--moe-token-dispatcher-type") == "alltoall");
+  // A stated accumulation is kept: 1 x 8 x 4 = 32 sequences.
+  const json stated = launch(
+      R"({"model":"llama-3.1-8b","task":"pretrain","engine":"megatron","gpu":"h100-80gb","gpus":8,
+          "seq_len":8192,"training":{"tokens":1e9,"grad_accum":4}})");
+  CHECK(value_of(text_of(stated, "megatron-lm"), "--global-batch-size") == "32");
 }

@@ -29,7 +29,22 @@ const char* const kMaxGradNorm = "1.0";  // ms-swift's and the HF Trainer's max_
 const char* const kDsConfig = "ds_config.json";
 const char* const kLlamaFactoryYaml = "train.yaml";
 
-int64_t global_batch(const LaunchContext& c) { return c.s.batch * c.s.training.grad_accum * c.dp(); }
+// Tokens a pre-training step takes when the input names no accumulation: LLaMA (Touvron et al.
+// 2023, arXiv 2302.13971, table 2): a batch of 4M tokens at every size, 6.7B to 65.2B.
+constexpr double kPretrainStepTokens = 4.0e6;
+
+// Sequences an optimizer step takes: micro-batch x accumulation x data-parallel ranks. Megatron-LM
+// pre-training from scratch with no accumulation named runs its recipe's step instead (the
+// smallest multiple of micro-batch x ranks that holds kPretrainStepTokens).
+int64_t global_batch(const LaunchContext& c) {
+  const int64_t per_accum = c.s.batch * c.dp();
+  if (megatron_pretrain(c) && !c.s.training.grad_accum_stated) {
+    const double sequences = kPretrainStepTokens / static_cast<double>(c.s.seq_len);
+    const int64_t accum = static_cast<int64_t>(std::ceil(sequences / static_cast<double>(per_accum)));
+    return per_accum * std::max<int64_t>(1, accum);
+  }
+  return per_accum * c.s.training.grad_accum;
+}
 
 bool bnb_4bit(const LaunchContext& c) {
   return c.s.task == Task::Qlora && (c.s.weights == WeightFormat::Nf4 || c.s.weights == WeightFormat::Int4);
@@ -249,6 +264,10 @@ void add_launchers(const LaunchContext& c, Launch& out) {
 // Pre-training from scratch: Megatron-LM's pretrain_gpt.py with the model's architecture, the
 // plan's parallelism and batch (flags: megatron/training/arguments.py at core_v0.15.3; launch as
 // in its examples/llama and examples/mixtral scripts: CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun).
+// LLaMA, table 2: the 3.0e-4 peak for 6.7B and 13B, 1.5e-4 from 32.5B; a line between them.
+constexpr double kSmallPretrainParams = 20e9;
+constexpr int64_t kWarmupSteps = 2000;  // LLaMA, section 2.3
+
 void add_megatron_pretrain(const LaunchContext& c, Launch& out) {
   const Architecture& a = c.s.model;
   Flags t;
@@ -277,6 +296,10 @@ void add_megatron_pretrain(const LaunchContext& c, Launch& out) {
       t.add("--moe-shared-expert-intermediate-size", shared * a.shared_experts);
     }
     t.add("--moe-grouped-gemm");
+    // examples/mixtral/train_mixtral_8x7b_distributed.sh: experts balanced by an auxiliary loss
+    // (arguments.py's coefficient defaults to 0), tokens dispatched all-to-all.
+    t.add("--moe-router-load-balancing-type", "aux_loss").add("--moe-aux-loss-coeff", "1e-2");
+    t.add("--moe-token-dispatcher-type", "alltoall");
   }
   t.add("--tensor-model-parallel-size", c.plan.tp).add("--pipeline-model-parallel-size", c.plan.pp);
   if (c.plan.tp > 1) t.add("--sequence-parallel");
@@ -289,18 +312,28 @@ void add_megatron_pretrain(const LaunchContext& c, Launch& out) {
         .add("--recompute-num-layers", 1);
   if (c.s.training.grad_checkpointing == Checkpointing::Selective)
     t.add("--recompute-granularity", "selective");
-  // examples/gpt3/train_gpt3_175b_distributed.sh: lr 6.0e-5 to 6.0e-6, cosine, warmup fraction .001.
-  t.add("--lr", "6.0e-5").add("--min-lr", "6.0e-6").add("--lr-decay-style", "cosine");
-  t.add("--lr-warmup-fraction", "0.001");
+  // LLaMA (arXiv 2302.13971, section 2.3 and table 2): AdamW beta1 0.9, beta2 0.95, weight decay
+  // 0.1, gradient clipping 1.0, 2000 warmup steps, cosine to 10 % of a peak of 3.0e-4 (6.7B,
+  // 13B) or 1.5e-4 (32.5B, 65.2B): here by the parameters each token meets (an MoE's active ones).
+  const bool small = count_params(a).active <= kSmallPretrainParams;
+  t.add("--lr", small ? "3.0e-4" : "1.5e-4").add("--min-lr", small ? "3.0e-5" : "1.5e-5");
+  t.add("--lr-decay-style", "cosine");
+  t.add("--adam-beta1", "0.9")
+      .add("--adam-beta2", "0.95")
+      .add("--weight-decay", "0.1")
+      .add("--clip-grad", "1.0");
   if (const auto steps = steps_for_tokens(c)) {
-    t.add("--train-iters", *steps);
+    t.add("--train-iters", *steps).add("--lr-warmup-iters", std::min<int64_t>(kWarmupSteps, *steps / 10));
   } else {
-    t.add("--train-iters", "$TRAIN_ITERS");
+    t.add("--train-iters", "$TRAIN_ITERS").add("--lr-warmup-iters", kWarmupSteps);
   }
   t.add("--tokenizer-type", "HuggingFaceTokenizer").add("--tokenizer-model", c.model);
   // --split as examples/gpt3/train_gpt3_175b_distributed.sh; --log-interval 100 is arguments.py's default.
   t.add("--data-path", "/path/to/corpus_text_document").add("--split", "949,50,1");
-  t.add("--save", "/path/to/checkpoints").add("--log-interval", 100);
+  // examples/gpt3/train_gpt3_175b_distributed.sh: a checkpoint every 10,000 steps, resumed with
+  // --load, 10 evaluation batches every 1,000.
+  t.add("--save", "/path/to/checkpoints").add("--load", "/path/to/checkpoints").add("--save-interval", 10000);
+  t.add("--eval-interval", 1000).add("--eval-iters", 10).add("--log-interval", 100);
   add_command(out, "megatron-lm", kMegatronVersion, "shell", "",
               shell_command("CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun", t));
 }

@@ -267,7 +267,10 @@ void parse_training(JsonReader& top, Scenario* s) {
   if (auto v = r.boolean("offload_params")) t.offload_params = *v;
   if (auto v = r.integer("lora_rank", 1, kMaxLoraRank)) t.lora_rank = *v;
   if (auto v = r.choice("lora_targets", ids_of(kLoraTargets))) t.lora_targets = value_of(kLoraTargets, *v);
-  if (auto v = r.integer("grad_accum", 1, kMaxGradAccum)) t.grad_accum = *v;
+  if (auto v = r.integer("grad_accum", 1, kMaxGradAccum)) {
+    t.grad_accum = *v;
+    t.grad_accum_stated = true;
+  }
   if (auto v = r.number("tokens", 0, kMaxTokens, true)) t.tokens = *v;
   r.reject_unknown();
 }

@@ -59,6 +59,8 @@ struct Training {
   int64_t lora_rank = 8;
   LoraTargets lora_targets = LoraTargets::AllLinear;
   int64_t grad_accum = 1;
+  bool grad_accum_stated =
+      false;  // the input named grad_accum (a pre-training launch otherwise takes its recipe's step)
   std::optional<double> tokens;
 };
 
