@@ -186,6 +186,17 @@ TEST_CASE("training.tokens sets the steps of every trainer, not three epochs", "
   CHECK(yaml.find("max_steps: 1908") != std::string::npos);
   CHECK(yaml.find("num_train_epochs") == std::string::npos);
   CHECK(text_of(out, "torchrun").find("--max_steps 1908") != std::string::npos);
+  // Review reject: steps counted in full sequences train far fewer tokens unless the samples are
+  // packed into them; packed with FlashAttention's varlen path, so no sample attends to another.
+  const std::string swift = text_of(out, "ms-swift");
+  CHECK(swift.find("--packing true") != std::string::npos);
+  CHECK(swift.find("--attn_impl flash_attn") != std::string::npos);
+  CHECK(yaml.find("packing: true\nneat_packing: true\n") != std::string::npos);
+  CHECK(yaml.find("flash_attn: fa2") != std::string::npos);
+  // Without training.tokens the trainers run epochs over the data as it is: nothing packed.
+  const json epochs = launch(R"({"model":"llama-3.1-8b","task":"lora","gpu":"h100-80gb","seq_len":2048})");
+  CHECK(text_of(epochs, "ms-swift").find("--packing") == std::string::npos);
+  CHECK(text_of(epochs, "llama-factory", "yaml").find("packing") == std::string::npos);
 }
 
 TEST_CASE("SGLang serves a stored AWQ or GPTQ checkpoint without --quantization, so Marlin is used",

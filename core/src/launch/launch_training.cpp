@@ -143,6 +143,10 @@ std::string node_env(const LaunchContext& c) {
   return env;
 }
 
+// Fine-tuning steps derived from training.tokens count full sequences, which holds only when the
+// samples are packed; FlashAttention keeps packed samples apart.
+bool packed(const LaunchContext& c) { return c.s.training.tokens.has_value() && c.s.flash_attention; }
+
 void add_swift_sft(const LaunchContext& c, Launch& out) {
   Flags f;
   f.add("--model", c.model)
@@ -167,7 +171,12 @@ void add_swift_sft(const LaunchContext& c, Launch& out) {
         c.s.training.grad_checkpointing == Checkpointing::None ? "false" : "true");
   if (!hf_optim(c.s.training.optimizer).empty()) f.add("--optim", hf_optim(c.s.training.optimizer));
   f.add("--max_grad_norm", kMaxGradNorm);
-  if (const auto steps = steps_for_tokens(c)) f.add("--max_steps", *steps);
+  if (const auto steps = steps_for_tokens(c)) {
+    f.add("--max_steps", *steps);
+    // Steps counted in full sequences: the samples are packed into them, kept apart by
+    // FlashAttention's varlen path (ms-swift's Command-line-parameters: --packing, --attn_impl).
+    if (packed(c)) f.add("--packing", "true").add("--attn_impl", "flash_attn");
+  }
   f.add("--dataset", "/path/to/train.jsonl");
   f.add("--output_dir", "output");
   const std::string head = cat({node_env(c), "NPROC_PER_NODE=", c.nproc_per_node, " \\\nswift ",
@@ -197,8 +206,11 @@ std::string llamafactory_yaml(const LaunchContext& c) {
               "\nlora_target: ", modules.empty() ? "all" : modules.c_str(), "\n"});
   }
   if (c.plan.zero > 0) y += cat({"deepspeed: ", kDsConfig, "\n"});
-  y += cat({"\n### dataset\ndataset: my_dataset\ntemplate: ", llamafactory_template(c), "\ncutoff_len: ",
-            c.s.seq_len, "\n", "\n### output\noutput_dir: saves/run\nlogging_steps: 10\nsave_steps: 500\n",
+  y += cat({"\n### dataset\ndataset: my_dataset\ntemplate: ", llamafactory_template(c),
+            "\ncutoff_len: ", c.s.seq_len, "\n"});
+  // As ms-swift's: neat_packing keeps the packed samples from attending to each other (flash_attn fa2).
+  if (packed(c)) y += "packing: true\nneat_packing: true\nflash_attn: fa2\n";
+  y += cat({"\n### output\noutput_dir: saves/run\nlogging_steps: 10\nsave_steps: 500\n",
             "\n### train\nper_device_train_batch_size: ", c.s.batch, "\ngradient_accumulation_steps: ",
             c.s.training.grad_accum, "\nlearning_rate: ", learning_rate(c), "\n"});
   const auto steps = steps_for_tokens(c);
