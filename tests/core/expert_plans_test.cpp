@@ -538,3 +538,52 @@ TEST_CASE("Expert: no first-token figure for a layout over links that carry noth
   CHECK(r.value.dump().find("null") == std::string::npos);
   CHECK(r.value.dump().find("inf s") == std::string::npos);
 }
+
+TEST_CASE("Expert: when no plan fits, the ranking names the setting that makes one fit", "[expert]") {
+  // Review reject: a 32B full fine-tune at 8k context without activation checkpointing ranked only
+  // plans that do not fit, and its launch said "no catalog plan fits"; with checkpointing, 8 B200s do.
+  const json s = {{"model", "qwen2.5-32b"},
+                  {"task", "full"},
+                  {"engine", "fsdp"},
+                  {"seq_len", 8192},
+                  {"training", {{"tokens", 2e8}}}};
+  const ApiResult r = run_command("rank", s.dump());
+  REQUIRE(r.ok);
+  for (const json& p : r.value.at("plans")) REQUIRE_FALSE(p.at("fits").get<bool>());
+  const json* hint = nullptr;
+  for (const json& w : r.value.at("warning_details"))
+    if (w.at("code") == "no_plan_fits") hint = &w;
+  REQUIRE(hint != nullptr);
+  CHECK(hint->at("field") == "training.grad_checkpointing");
+  const json& v = hint->at("values");
+  CHECK(v.at("value") == "full");
+  // The plan it names is the first of the ranking with that setting.
+  json fixed = s;
+  fixed["training"]["grad_checkpointing"] = "full";
+  const ApiResult f = run_command("rank", fixed.dump());
+  REQUIRE(f.ok);
+  const json& top = f.value.at("plans").at(0);
+  REQUIRE(top.at("fits").get<bool>());
+  CHECK(v.at("instance") == top.at("instance"));
+  CHECK(v.at("gpus") == top.at("gpus"));
+  // Serving Llama-3.1-8B on one RTX 4090: two 32k sequences fit with an fp8 KV cache (8 GiB instead
+  // of 16 beside the 15 GB of weights), four only one at a time.
+  const auto hint_field = [](const json& scenario) {
+    const ApiResult g = run_command("rank", scenario.dump());
+    REQUIRE(g.ok);
+    for (const json& w : g.value.value("warning_details", json::array()))
+      if (w.at("code") == "no_plan_fits") return w.at("field").get<std::string>();
+    return std::string();
+  };
+  json serve = {{"model", "llama-3.1-8b"},
+                {"seq_len", 32768},
+                {"batch", 2},
+                {"filters", {{"gpus", {"rtx4090"}}, {"max_gpus", 1}}}};
+  CHECK(hint_field(serve) == "kv_cache");
+  serve["batch"] = 4;
+  CHECK(hint_field(serve) == "batch");
+  // A ranking with a fitting plan says nothing of the kind.
+  const ApiResult ok = run_command("rank", fixed.dump());
+  for (const json& w : ok.value.value("warning_details", json::array()))
+    CHECK(w.at("code") != "no_plan_fits");
+}

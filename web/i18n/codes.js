@@ -127,6 +127,7 @@ export const CODE_WORDS = {
   'w.engine_no_tp': ['', '{engine} 不支持张量并行：无法以 TP {tp} 启动'],
   'w.engine_no_pp': ['', '{engine} 不支持流水线并行：无法以 PP {pp} 启动'],
   'w.slow_first_token': ['', '{prompt_tokens} token 的提示单独到达时，在 {gpu} 上要等 {seconds} 秒才出首个 token：预填充速度是瓶颈（加大 TP、换更快的卡，或缩短提示）'],
+  'w.no_plan_fits': ['', '按当前设置没有可行方案：若把 {setting} 设为 {value_text}，{gpus} 张 {gpu}（{instance}）即可装下'],
   'w.no_rdma': ['', '该方案跨 {instances} 台实例，走 TCP（{gbps} Gbit/s，无 RDMA）：集合通信会比 InfiniBand/RoCE/EFA 慢数倍'],
   'w.slow_network': ['', 'ZeRO-{zero} 跨实例训练而实例间网络仅 {gbps} Gbit/s：低于多机 ZeRO 所需的 {min_gbps} Gbit/s'],
   'w.price_stale': ['', '{instance} 的价格取自 {date}（{months} 个月前）：请核实或自行覆盖'],

@@ -223,6 +223,8 @@ const std::vector<Message> kMessages = {
     {"slow_first_token", K::Warning, "gpu seconds prompt_tokens | seconds_text",
      "a {prompt_tokens}-token prompt arriving alone waits {seconds_text} s for its first token on {gpu}: "
      "its prefill rate is the limit (more TP, a faster card, or shorter prompts)"},
+    {"no_plan_fits", K::Warning, "setting value gpus gpu instance | value_text",
+     "no plan fits as given: with {setting} {value_text}, {gpus} x {gpu} ({instance}) fits"},
     {"no_rdma", K::Warning, "instances gbps | network",
      "the plan crosses {instances} instances over TCP ({network} Gbit/s, no RDMA): expect collectives "
      "several times slower than over InfiniBand/RoCE/EFA"},

@@ -92,10 +92,12 @@ nlohmann::json to_json(const GpuTakes& t) {
 
 nlohmann::json rank_json(const Scenario& s) {
   nlohmann::json plans = nlohmann::json::array();
-  for (const Plan& p : rank_plans(s)) plans.push_back(to_json(p));
+  const std::vector<Plan> ranked = rank_plans(s);
+  for (const Plan& p : ranked) plans.push_back(to_json(p));
   nlohmann::json warnings = nlohmann::json::array(), details = nlohmann::json::array();
   std::vector<Warning> all = s.warnings;
   for (const Warning& w : workload_warnings(s)) all.push_back(w);
+  if (auto w = no_plan_fits_warning(s, ranked)) all.push_back(*w);
   for (const Warning& w : all) {
     warnings.push_back(w.message);
     details.push_back(to_json(w));

@@ -736,6 +736,50 @@ std::vector<Plan> rank_plans(const Scenario& s) {
   return sorted;
 }
 
+std::optional<Warning> no_plan_fits_warning(const Scenario& s, const std::vector<Plan>& plans) {
+  for (const Plan& p : plans) {
+    if (p.fits) return std::nullopt;
+  }
+  struct Change {
+    const char* field;
+    nlohmann::json value;
+    void (*apply)(Scenario&);
+  };
+  std::vector<Change> changes;
+  if (is_training(s.task)) {
+    if (s.training.grad_checkpointing != Checkpointing::Full)
+      changes.push_back({"training.grad_checkpointing", "full",
+                         [](Scenario& t) { t.training.grad_checkpointing = Checkpointing::Full; }});
+  } else {
+    if (s.kv_cache == KvFormat::Bf16 || s.kv_cache == KvFormat::Fp16)
+      changes.push_back({"kv_cache", "fp8", [](Scenario& t) { t.kv_cache = KvFormat::Fp8; }});
+    if (s.batch > 1) changes.push_back({"batch", 1, [](Scenario& t) { t.batch = 1; }});
+  }
+  for (const Change& c : changes) {
+    Scenario t = s;
+    t.model_input = nullptr;  // an imported config.json is not read again
+    c.apply(t);
+    try {
+      validate_scenario(t);
+    } catch (const InputError&) {
+      continue;
+    }
+    const std::vector<Plan> ranked = rank_plans(t);
+    if (ranked.empty() || !ranked.front().fits) continue;
+    const Plan& p = ranked.front();
+    const Gpu* gpu = find_gpu(p.instance->gpu_id);
+    const std::string value = c.value.is_string() ? c.value.get<std::string>() : c.value.dump();
+    return message_warning("no_plan_fits", c.field,
+                           {{"setting", c.field},
+                            {"value", c.value},
+                            {"gpus", p.gpus},
+                            {"gpu", gpu ? gpu->name : p.instance->gpu_id},
+                            {"instance", p.instance->instance}},
+                           {{"value_text", value}});
+  }
+  return std::nullopt;
+}
+
 std::optional<Plan> best_plan(const Scenario& s) {
   refuse_load_with_gpus(s);
   Search z(s);

@@ -93,6 +93,11 @@ double instance_price(const Instance& instance, const Scenario& s);
 // Throws InputError when the scenario's memory model does (e.g. an unavailable task).
 std::vector<Plan> rank_plans(const Scenario& s);
 
+// When none of `plans` (rank_plans(s)) fits: the first one-setting change of the scenario
+// (activation checkpointing for training; an fp8 KV cache, then batch 1, for serving) whose
+// ranking has a fitting plan, as the warning no_plan_fits naming that plan; none otherwise.
+std::optional<Warning> no_plan_fits_warning(const Scenario& s, const std::vector<Plan>& plans);
+
 // The first plan of rank_plans(s) without building and sorting the others' (the table's cells);
 // nullopt when no instance passes the filters.
 std::optional<Plan> best_plan(const Scenario& s);
