@@ -144,3 +144,31 @@ TEST_CASE("A load plan launches each replica at the concurrency its capacity ass
     CHECK(flag_value(text, std::string(engine) == "vllm" ? "--max-num-seqs" : "--max-running-requests") == c);
   }
 }
+
+TEST_CASE("A load plan runs a replica on every GPU it pays for, and launches", "[load][launch]") {
+  // Review reject: Qwen3-235B-A22B FP8 at 1 request/s was planned as 7 TP4 replicas on four 8-GPU
+  // B200 instances (4 GPUs paid and idle), and that spread (7 GPUs per node) could not be launched.
+  const json s = {{"model", "Qwen/Qwen3-235B-A22B-Instruct-2507-FP8"},
+                  {"engine", "sglang"},
+                  {"prompt_tokens", 16384},
+                  {"output_tokens", 16384},
+                  {"load", {{"requests_per_s", 1}, {"ttft_s", 5.0}, {"tpot_s", 0.1}}}};
+  const json out = value_of("rank", s);
+  int whole = 0;
+  for (const json& p : out.at("plans")) {
+    if (!p.contains("load") || !p.at("fits").get<bool>()) continue;
+    const int64_t replica = p.at("tp").get<int64_t>() * p.at("pp").get<int64_t>();
+    const int64_t per_instance = p.at("gpus_per_instance");
+    if (replica > per_instance || per_instance % replica != 0) continue;
+    INFO(p.dump());
+    CHECK(p.at("gpus").get<int64_t>() == p.at("instances").get<int64_t>() * per_instance);
+    CHECK(p.at("replicas").get<int64_t>() * replica == p.at("gpus").get<int64_t>());
+    CHECK(p.at("load").at("replicas").get<int64_t>() == p.at("replicas").get<int64_t>());
+    ++whole;
+  }
+  CHECK(whole >= 3);
+  // The cheapest plan is the one launched, with no note that it cannot be.
+  const json l = value_of("launch", s);
+  for (const json& n : l.at("note_details")) CHECK(n.at("code") != "cheapest_not_launchable");
+  CHECK(check_load_plans(s) >= 1);
+}

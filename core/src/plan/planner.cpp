@@ -437,6 +437,9 @@ std::optional<PlanLoad> plan_load(Search& z, const Instance& i, const Gpu& gpu,
   l.replicas = std::max<int64_t>(l.replicas, 1);
   const int64_t replica = replica_layout.tp * replica_layout.pp;
   l.instances = instances_for({replica_layout.tp, replica_layout.pp, 0, l.replicas * replica}, i.gpus);
+  // Replicas that each sit inside one instance fill every GPU paid for: the spare ones are
+  // headroom at no cost, and each instance then runs whole servers.
+  if (replica <= i.gpus && i.gpus % replica == 0) l.replicas = l.instances * (i.gpus / replica);
   l.price_per_hour = instance_price(i, z.s) * static_cast<double>(l.instances);
   l.cost_per_million_tokens = l.price_per_hour / (load.requests_per_s * output * 3600) * 1e6;
   return l;
