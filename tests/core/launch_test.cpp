@@ -457,20 +457,37 @@ const std::map<std::string, std::set<std::string>>& known_flags() {
       {"vllm serve",
        {"--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size", "--max-model-len",
         "--max-num-seqs", "--gpu-memory-utilization", "--dtype", "--quantization", "--kv-cache-dtype",
-        "--hf-overrides", "--trust-remote-code"}},
+        "--hf-overrides", "--trust-remote-code", "--enable-expert-parallel"}},
       {"sglang",
        {"--model-path", "--tp-size", "--json-model-override-args", "--trust-remote-code", "--pp-size",
         "--dp-size", "--context-length", "--max-running-requests", "--mem-fraction-static", "--dtype",
-        "--quantization", "--kv-cache-dtype", "--nnodes", "--node-rank", "--dist-init-addr", "-m"}},
+        "--quantization", "--kv-cache-dtype", "--nnodes", "--node-rank", "--dist-init-addr", "--ep-size",
+        "-m"}},
       {"swift deploy",
        {"--model", "--infer_backend", "--torch_dtype", "--vllm_tensor_parallel_size",
         "--vllm_pipeline_parallel_size", "--vllm_data_parallel_size", "--vllm_max_model_len",
         "--vllm_max_num_seqs", "--vllm_gpu_memory_utilization", "--max_batch_size", "--max_length"}},
       {"swift sft",
-       {"--model", "--train_type", "--torch_dtype", "--quant_method", "--quant_bits",
-        "--bnb_4bit_quant_storage", "--lora_rank", "--target_modules", "--deepspeed", "--max_length",
-        "--per_device_train_batch_size", "--gradient_accumulation_steps", "--gradient_checkpointing",
-        "--optim", "--max_grad_norm", "--max_steps", "--dataset", "--output_dir"}},
+       {"--model",
+        "--train_type",
+        "--torch_dtype",
+        "--quant_method",
+        "--quant_bits",
+        "--bnb_4bit_quant_storage",
+        "--lora_rank",
+        "--target_modules",
+        "--deepspeed",
+        "--max_length",
+        "--per_device_train_batch_size",
+        "--gradient_accumulation_steps",
+        "--gradient_checkpointing",
+        "--optim",
+        "--max_grad_norm",
+        "--max_steps",
+        "--packing",
+        "--attn_impl",
+        "--dataset",
+        "--output_dir"}},
       {"lmdeploy",
        {"--backend", "--tp", "--session-len", "--max-batch-size", "--cache-max-entry-count", "--model-format",
         "--quant-policy", "--dtype"}},
@@ -519,7 +536,9 @@ bool layout_allowed(const Scenario& s, const Plan& p) {
   // replica over several instances need the engine's multi-node support.
   const bool replica_spans = (p.gpus / p.instances) % (p.tp * p.pp) != 0;
   if (p.instances > 1 && (is_training(s.task) || replica_spans) && !caps.multi_node) return false;
-  if (is_training(s.task) && (p.tp > 1 || p.pp > 1)) return false;  // the training tools are data-parallel
+  // The training tools are data-parallel, except Megatron-LM's pre-training from scratch.
+  const bool megatron = s.engine == Engine::Megatron && s.task == Task::Pretrain;
+  if (is_training(s.task) && (p.tp > 1 || p.pp > 1) && !megatron) return false;
   return true;
 }
 
@@ -618,8 +637,16 @@ void check_training(const Scenario& s, const Plan& plan, const json& out) {
       continue;
     }
     if (cmd["kind"] != "shell") continue;
-    ++shells;
     const Parsed p = parse_shell(text);
+    if (cmd["tool"] == "megatron-lm") {
+      // pretrain_gpt.py's flags are checked against Megatron-LM's own arguments.py by
+      // tests/wasm/flags.test.mjs; here the layout: the world and the plan's TP and PP.
+      CHECK(num(p, "--nnodes") * num(p, "--nproc_per_node") == world);
+      CHECK(num(p, "--tensor-model-parallel-size") == plan.tp);
+      CHECK(num(p, "--pipeline-model-parallel-size") == plan.pp);
+      continue;
+    }
+    ++shells;
     const std::string tool = tool_key(p, text);
     for (const auto& f : p.flags) CHECK(known_flags().at(tool).count(f.first) == 1);
     if (tool == "torchrun" || tool == "deepspeed") {
@@ -639,7 +666,8 @@ void check_training(const Scenario& s, const Plan& plan, const json& out) {
       CHECK(nodes == plan.instances);
     }
   }
-  CHECK(shells == 4);  // swift, llama-factory, torchrun, deepspeed
+  // swift, llama-factory, torchrun, deepspeed; none beside Megatron-LM for a TP/PP layout only it runs.
+  CHECK(shells == (plan.tp > 1 || plan.pp > 1 ? 0 : 4));
 }
 
 bool blocked(const json& out) {
@@ -665,7 +693,8 @@ void launch_every_plan(const std::string& input, Tally& tally) {
                         plan.gpus,
                         plan.tp,
                         plan.pp,
-                        plan.zero};
+                        plan.zero,
+                        plan.load ? plan.load->concurrency_per_replica : 0};
     const json out = to_json(make_launch(s, lp));
     CHECK(out["plan"]["gpus"] == plan.gpus);
     if (!layout_allowed(s, plan)) CHECK(blocked(out));  // never a command for a layout the engine cannot run
@@ -724,6 +753,22 @@ TEST_CASE("Every fitting ranked plan launches validly for its engine, or says wh
       R"({"model":"qwen2.5-7b","weights":"q4_k_m","kv_cache":"int8","batch":4,"seq_len":8192,"engine":"llama.cpp"})");
   inputs.push_back(
       R"({"model":"llama-3.1-70b","weights":"q4_k_m","batch":2,"seq_len":8192,"engine":"llama.cpp"})");
+  // Checkpoints named by Hub id in their stored formats, a context beyond the native window, loads,
+  // and pre-training from scratch.
+  inputs.push_back(R"({"model":"deepseek-ai/DeepSeek-R1","batch":8,"seq_len":8192,"engine":"sglang"})");
+  inputs.push_back(R"({"model":"moonshotai/Kimi-K2-Instruct","batch":4,"seq_len":16384,"engine":"vllm"})");
+  inputs.push_back(R"({"model":"openai/gpt-oss-120b","batch":16,"seq_len":16384,"engine":"vllm"})");
+  inputs.push_back(R"({"model":"Qwen/Qwen2.5-7B-Instruct","seq_len":65536,"engine":"vllm"})");
+  inputs.push_back(
+      R"({"model":"Qwen/Qwen3-32B-FP8","prompt_tokens":4096,"output_tokens":1024,"engine":"vllm",
+          "load":{"requests_per_s":5,"ttft_s":3,"tpot_s":0.05}})");
+  inputs.push_back(
+      R"({"model":"Qwen/Qwen3-235B-A22B-Instruct-2507-FP8","prompt_tokens":8192,"output_tokens":2048,
+          "engine":"sglang","load":{"requests_per_s":1,"ttft_s":5,"tpot_s":0.1}})");
+  inputs.push_back(R"({"model":"llama-3.1-8b","task":"pretrain","engine":"megatron","seq_len":8192,
+                       "training":{"tokens":1e10}})");
+  inputs.push_back(R"({"model":"qwen3-30b-a3b","task":"pretrain","engine":"megatron","seq_len":4096,
+                       "training":{"tokens":1e10}})");
   for (const char* engine : {"deepspeed", "fsdp", "megatron", "transformers"}) {
     for (const char* task : {"lora", "qlora", "full"}) {
       for (const char* model : {"qwen2.5-7b", "llama-3.1-70b"}) {
@@ -733,6 +778,7 @@ TEST_CASE("Every fitting ranked plan launches validly for its engine, or says wh
       }
     }
   }
+  CHECK(inputs.size() >= 50);
   for (const std::string& input : inputs) launch_every_plan(input, tally);
   CHECK(tally.launched > 100);
   if (std::getenv("GPUSIZER_LAUNCH_REPORT")) {
