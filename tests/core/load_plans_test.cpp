@@ -135,7 +135,8 @@ TEST_CASE("A load plan launches each replica at the concurrency its capacity ass
     const int64_t c = plan.at("concurrency_per_replica");
     CHECK(c > 1);
     // The same concurrency as the ranked plan of that instance type.
-    for (const json& p : value_of("rank", s).at("plans")) {
+    const json ranked = value_of("rank", s);  // held: a range over a temporary's member dangles
+    for (const json& p : ranked.at("plans")) {
       if (p.value("instance", "") != plan.at("instance").get<std::string>()) continue;
       CHECK(p.at("load").at("concurrency_per_replica").get<int64_t>() == c);
       break;
