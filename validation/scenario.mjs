@@ -153,6 +153,8 @@ export function genericScenario(c, model, catalog) {
   s.gpus = n;
   if (o.tp) s.tp = o.tp;
   if (o.pp) s.pp = o.pp;
+  // Megatron's expert-parallel degree, as the source states it (scenario ep: Megatron-LM only).
+  if (o.ep > 1 && s.engine === 'megatron') s.ep = o.ep;
   return training ? trainingScenario(s, c, o, task) : { scenario: inferenceScenario(s, c, o) };
 }
 

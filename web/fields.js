@@ -31,6 +31,7 @@ export const FIELDS = [
   { key: 'gpus', kind: 'int', group: 'hardware', min: 1 },
   { key: 'tp', kind: 'int', group: 'hardware', min: 1 },
   { key: 'pp', kind: 'int', group: 'hardware', min: 1 },
+  { key: 'ep', kind: 'int', group: 'hardware', tasks: TRAINING, min: 1 },
   { key: 'output_tokens', kind: 'int', group: 'advanced', tasks: ['inference'], min: 0 },
   { key: 'flash_attention', kind: 'bool', group: 'advanced' },
   // The versions the core checked for each engine: catalog.engine_versions; a free text here.

@@ -125,7 +125,7 @@ export function recompute({ core, catalog, views, page, showNotice }) {
         const priced = withPrices(scenario, views.prices.book());
         // The ranking searches every GPU type and layout (the filters narrow it); the page's own GPU
         // and layout are for the estimate above.
-        const open = ['gpu', 'gpus', 'tp', 'pp'].reduce((s, key) => set(s, key, undefined), priced);
+        const open = ['gpu', 'gpus', 'tp', 'pp', 'ep'].reduce((s, key) => set(s, key, undefined), priced);
         const ranked = { ...open, today: new Date().toISOString().slice(0, 10) };
         views.ranking.render(scenario, core.rank(ranked), plan?.instance);
         views.ranking.showError(estimate.error);

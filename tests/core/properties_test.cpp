@@ -360,6 +360,7 @@ void check_ranking(json scenario, Gen& g, Failures& f) {
     config["gpus"] = p.gpus;
     config["tp"] = p.tp;
     config["pp"] = p.pp;
+    if (p.ep > 1) config["ep"] = p.ep;
     if (is_training(s.task)) config["training"]["zero"] = p.zero;
     double estimated = 0;
     try {

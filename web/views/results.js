@@ -65,9 +65,9 @@ export function errorBox(error) {
 // The scenario in one line, so that a screenshot, a print or an embed says what it shows: the
 // model, the workload, the format and shape, and the layout (GPU count, TP/PP, ZeRO for training).
 function summary(scenario, estimate) {
-  const n = scenario.gpus ?? (scenario.tp ?? 1) * (scenario.pp ?? 1);
+  const n = scenario.gpus ?? (scenario.tp ?? 1) * (scenario.pp ?? 1) * (scenario.ep ?? 1);
   const layout = [n === 1 ? t('layoutOne') : t('layoutMany', { n: int(n) }),
-    `TP ${scenario.tp ?? 1}`, `PP ${scenario.pp ?? 1}`,
+    `TP ${scenario.tp ?? 1}`, `PP ${scenario.pp ?? 1}`, scenario.ep > 1 && `EP ${scenario.ep}`,
     scenario.task !== 'inference' && `ZeRO-${scenario.training?.zero ?? 0}`].filter(Boolean).join(' · ');
   const parts = [estimate.model?.name, t(`task.${scenario.task}`), scenario.weights,
     scenario.batch && scenario.seq_len && t('shape', { batch: int(scenario.batch), seq: int(scenario.seq_len) }), layout];
@@ -166,7 +166,7 @@ function warningsCard(estimate) {
 function takesText(entry) {
   if (!entry) return '—';
   if (!entry.fits) return t('takesNone');
-  const layout = [entry.tp > 1 && `TP ${entry.tp}`, entry.pp > 1 && `PP ${entry.pp}`, entry.zero > 0 && `ZeRO-${entry.zero}`].filter(Boolean);
+  const layout = [entry.tp > 1 && `TP ${entry.tp}`, entry.pp > 1 && `PP ${entry.pp}`, entry.ep > 1 && `EP ${entry.ep}`, entry.zero > 0 && `ZeRO-${entry.zero}`].filter(Boolean);
   const count = entry.gpus === 1 ? t('takesGpu') : t('takesGpus', { n: entry.gpus });
   return `${count}${layout.length ? ` (${layout.join(', ')})` : ''}`;
 }

@@ -52,7 +52,8 @@ LaunchPlan plan_of(const Plan& p) {
           p.tp,
           p.pp,
           p.zero,
-          p.load ? p.load->concurrency_per_replica : 0};
+          p.load ? p.load->concurrency_per_replica : 0,
+          p.ep};
 }
 
 // The ranking is sorted fitting-first, cheapest-first, so the first row of a type is its best plan.
@@ -109,6 +110,7 @@ LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
   p.tp = r.integer("tp", 1, kMaxPlanSize).value_or(s.tp);
   p.pp = r.integer("pp", 1, kMaxPlanSize).value_or(s.pp);
   p.zero = static_cast<int>(r.integer("zero", 0, 3).value_or(s.training.zero));
+  p.ep = r.integer("ep", 1, kMaxPlanSize).value_or(s.ep);
   p.instances = r.integer("instances", 1, kMaxPlanSize).value_or(1);
   const int64_t wanted = std::max(s.gpus, p.tp * p.pp);
   p.gpus_per_instance =
@@ -119,7 +121,7 @@ LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
 }
 
 LaunchPlan scenario_plan(const Scenario& s) {
-  LaunchPlan p{*s.gpu, "", "scenario", s.gpus, 1, s.gpus, s.tp, s.pp, s.training.zero};
+  LaunchPlan p{*s.gpu, "", "scenario", s.gpus, 1, s.gpus, s.tp, s.pp, s.training.zero, 0, s.ep};
   if (s.gpus > kAssumedNodeGpus && s.gpus % kAssumedNodeGpus == 0) {
     p.gpus_per_instance = kAssumedNodeGpus;
     p.instances = s.gpus / kAssumedNodeGpus;
@@ -148,6 +150,7 @@ LaunchContext make_context(const Scenario& s, const LaunchPlan& plan) {
   c.s.tp = plan.tp;
   c.s.pp = plan.pp;
   c.s.training.zero = plan.zero;
+  c.s.ep = plan.ep;
   // A load plan runs each replica at the concurrency its capacity was computed for.
   if (plan.concurrency > 0) c.s.batch = plan.concurrency;
   validate_scenario(c.s);
@@ -533,6 +536,7 @@ nlohmann::json to_json(const Launch& l) {
                                         {"source", p.source},
                                         {"zero", p.zero},
                                         {"dtype", l.dtype}});
+  if (p.ep > 1) plan["ep"] = p.ep;
   if (!p.instance.empty()) plan["instance"] = p.instance;
   if (p.concurrency > 0) plan["concurrency_per_replica"] = p.concurrency;
   nlohmann::json notes = nlohmann::json::array();

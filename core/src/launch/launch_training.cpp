@@ -314,6 +314,8 @@ void add_megatron_pretrain(const LaunchContext& c, Launch& out) {
     t.add("--moe-token-dispatcher-type", "alltoall");
   }
   t.add("--tensor-model-parallel-size", c.plan.tp).add("--pipeline-model-parallel-size", c.plan.pp);
+  // Expert parallelism with whole experts per rank (expert TP 1), as the plan was sized.
+  if (c.plan.ep > 1) t.add("--expert-model-parallel-size", c.plan.ep).add("--expert-tensor-parallel-size", 1);
   if (c.plan.tp > 1) t.add("--sequence-parallel");
   if (c.plan.zero > 0) t.add("--use-distributed-optimizer");  // shards the optimizer states (ZeRO-1)
   t.add("--micro-batch-size", c.s.batch).add("--global-batch-size", global_batch(c));
@@ -399,7 +401,7 @@ bool megatron_pretrain(const LaunchContext& c) {
 void add_training(const LaunchContext& c, Launch& out) {
   // Tensor or pipeline parallelism: only Megatron-LM's pretrain_gpt.py expresses it (launch_blocker
   // refuses the rest); the data-parallel tools' commands would train another layout.
-  if (c.plan.tp > 1 || c.plan.pp > 1) {
+  if (c.plan.tp > 1 || c.plan.pp > 1 || c.plan.ep > 1) {
     add_megatron_pretrain(c, out);
     add_note(out, "megatron_layout_only", {{"tp", c.plan.tp}, {"pp", c.plan.pp}});
     add_training_notes(c, out);

@@ -81,6 +81,8 @@ int64_t layers_on_busiest_stage(const Scenario& s);
 double stage_layer_share(const Scenario& s);
 // Weights held by the busiest GPU: its stage's layers and the embedding or LM head, split by TP.
 double weights_per_gpu(const Scenario& s, WeightFormat format);
+// The same at expert-parallel degree `ep` instead of the scenario's.
+double weights_per_gpu(const Scenario& s, WeightFormat format, int64_t ep);
 // Serving fp8 weights quantized on load from a 16-bit checkpoint (vLLM, SGLang online fp8).
 bool online_fp8(const Scenario& s);
 // The memory per GPU while such a checkpoint loads, before it is quantized (0 when none is).

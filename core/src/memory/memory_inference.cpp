@@ -182,7 +182,7 @@ double stage_layer_share(const Scenario& s) {
          static_cast<double>(s.tp);
 }
 
-double weights_per_gpu(const Scenario& s, WeightFormat format) {
+double weights_per_gpu(const Scenario& s, WeightFormat format, int64_t ep) {
   const WeightBytes w = weight_bytes(s.model, format);
   const double tp = static_cast<double>(s.tp);
   const double stage_layers = static_cast<double>(layers_on_busiest_stage(s));
@@ -192,8 +192,16 @@ double weights_per_gpu(const Scenario& s, WeightFormat format) {
   // A VLM's vision tower sits with the embedding on the first stage.
   const double head = s.model.tied_embeddings ? w.embedding : w.lm_head;
   const double ends = s.pp == 1 ? w.embedding + w.lm_head + w.vision : std::max(w.embedding + w.vision, head);
-  return (stage_layers * w.per_layer + ends) / tp;
+  // Expert parallelism (Megatron --expert-model-parallel-size with --expert-tensor-parallel-size 1)
+  // puts 1/ep of the routed experts, whole, on each rank; the attention, dense and shared-expert
+  // layers stay split over TP. Without it the experts are split over TP like the rest.
+  if (ep <= 1) return (stage_layers * w.per_layer + ends) / tp;
+  const double layers = static_cast<double>(std::max<int64_t>(s.model.layers, 1));
+  const double routed = stage_layers * w.routed / layers;
+  return (stage_layers * w.per_layer - routed + ends) / tp + routed / static_cast<double>(ep);
 }
+
+double weights_per_gpu(const Scenario& s, WeightFormat format) { return weights_per_gpu(s, format, s.ep); }
 
 bool online_fp8(const Scenario& s) {
   return s.task == Task::Inference && (s.engine == Engine::Vllm || s.engine == Engine::Sglang) &&

@@ -204,7 +204,7 @@ double apply_offload(const Scenario& s, const ModelStateBytes& b, int zero, Shar
 // DeepSpeed's reduce buckets, allocator fragmentation.
 double training_runtime_bytes(const Scenario& s, const Gpu* gpu, double transient) {
   double bytes = runtime_bytes(s, gpu);
-  const int groups = (s.dp() > 1) + (s.tp > 1) + (s.pp > 1);
+  const int groups = (s.dp() > 1) + (s.tp > 1) + (s.pp > 1) + (s.ep > 1);
   bytes += groups * kNcclBytesPerGroup;
   if (s.engine == Engine::Deepspeed && s.dp() > 1 && s.training.zero <= 2) {
     // reduce_bucket_size "auto" = hidden^2 elements (transformers integrations/deepspeed.py), 16-bit,
@@ -277,6 +277,12 @@ MemoryEstimate training_memory(const Scenario& s, const Gpu* gpu) {
   } else {
     b = full_model_states(s);
     m.trainable_params = count_params(s.model).total;
+  }
+  if (s.ep > 1 && zero >= 1 && !is_lora(s)) {
+    // Megatron's distributed optimizer shards the expert states over the expert data-parallel
+    // group (gpus / (ep x pp) ranks, megatron/core/parallel_state.py) and the rest over dp: per GPU
+    // the states of the ep = 1 layout (experts split over TP) over dp, the same bytes whatever ep.
+    b.optimizer *= weights_per_gpu(s, WeightFormat::Fp32, 1) / weights_per_gpu(s, WeightFormat::Fp32);
   }
   ShardedStates st = shard_model_states(b, zero, d(s.dp()));
   const double live = zero >= 3 ? zero3_live_bytes(s) : 0;

@@ -282,7 +282,9 @@ WeightBytes weight_bytes(const Architecture& arch, WeightFormat f) {
   const double more_share = more_bits_share(arch.layers);
   WeightBytes w;
   for (const LinearModule& m : linear_modules(arch)) {
-    w.linear += static_cast<double>(m.count) * module_bytes(f, m, more_share, arch.experts > 0);
+    const double bytes = static_cast<double>(m.count) * module_bytes(f, m, more_share, arch.experts > 0);
+    w.linear += bytes;
+    if (m.group == "experts") w.routed += bytes;
   }
   w.embedding = p.embedding * embedding_bytes_per_weight(f, false);
   w.lm_head = p.lm_head * embedding_bytes_per_weight(f, true);

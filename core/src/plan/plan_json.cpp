@@ -52,6 +52,7 @@ nlohmann::json to_json(const Plan& p) {
   }
   put(o, "per_gpu_bytes", p.per_gpu_bytes);
   put(o, "pp", p.pp);
+  if (p.ep > 1) put(o, "ep", p.ep);
   put(o, "price_date", i.price_date);
   put(o, "price_per_hour", p.price_per_hour);
   put(o, "price_per_instance_hour", p.price_per_instance_hour);
@@ -84,6 +85,7 @@ nlohmann::json to_json(const GpuTakes& t) {
                                      {"zero", t.zero},
                                      {"per_gpu_bytes", t.per_gpu_bytes},
                                      {"usable_bytes", t.usable_bytes}});
+  if (t.ep > 1) j["ep"] = t.ep;
   if (!t.reason.empty()) j["reason"] = t.reason;
   if (!t.reason_code.empty()) j["reason_code"] = t.reason_code;
   if (!t.reason_values.empty()) j["reason_values"] = t.reason_values;

@@ -88,11 +88,29 @@ struct Search {
 // reused (a copy per candidate was most of the planner's time in wasm); every call sets all four
 // layout fields, so the result never depends on an earlier candidate, and constraints are only
 // ever read from the input `z.s`. Use the result at once: the next call overwrites it.
+// Expert-parallel degree of a layout: the scenario's when it set one; for Megatron-LM training of
+// an MoE model the widest power of two dividing both a pipeline stage's GPUs and the routed experts
+// (each doubling halves the experts a rank holds: docs/planner.md "Expert parallelism"); 1
+// otherwise (serving engines place experts over their TP ranks).
+bool auto_expert_parallel(const Search& z) {
+  return !z.s.ep_set && z.s.engine == Engine::Megatron && z.s.model.experts > 0 && is_training(z.s.task);
+}
+
+int64_t expert_parallel(const Search& z, const Config& c) {
+  if (z.s.ep_set) return z.s.ep;
+  if (!auto_expert_parallel(z)) return 1;
+  const int64_t ranks = c.gpus / c.pp;
+  int64_t ep = 1;
+  while (ranks % (ep * 2) == 0 && z.s.model.experts % (ep * 2) == 0) ep *= 2;
+  return ep;
+}
+
 const Scenario& at(Search& z, const Config& c) {
   z.scratch.tp = c.tp;
   z.scratch.pp = c.pp;
   z.scratch.gpus = c.gpus;
   z.scratch.training.zero = c.zero;
+  z.scratch.ep = expert_parallel(z, c);
   return z.scratch;
 }
 
@@ -234,6 +252,8 @@ std::vector<Config> serving_configs(Search& z, const Gpu& gpu, const Shape& shap
 int widest_zero(const Search& z) {
   if (z.s.zero_set) return z.s.training.zero;
   if (!z.caps.zero) return 0;
+  // Megatron-LM's only sharding of model states is its distributed optimizer (ZeRO-1).
+  if (z.s.engine == Engine::Megatron) return 1;
   return z.s.pp > 1 ? 1 : 3;
 }
 
@@ -243,6 +263,9 @@ int lowest_zero(Search& z, const Gpu& gpu, const Config& c) {
   const bool sharded = c.gpus > c.tp * c.pp;  // ZeRO stages differ only with data parallelism
   if (z.s.zero_set) return widest;
   if (!sharded) return 0;
+  // Megatron's distributed optimizer moves what data parallelism's all-reduce moves (a
+  // reduce-scatter and an all-gather: docs/source/api-guide/dist_optimizer.md): no cheaper stage.
+  if (z.s.engine == Engine::Megatron) return widest;
   for (int lower = 0; lower < widest; ++lower) {
     if (fits(z, {c.tp, c.pp, lower, c.gpus}, gpu)) return lower;
   }
@@ -259,7 +282,7 @@ std::vector<Config> training_configs(Search& z, const Gpu& gpu, const Shape& sha
   if (tps.size() > 2) tps = {tps.front(), tps.back()};  // no TP, or TP over the whole instance
   for (const int64_t tp : tps) {
     if (tp > shape.per_instance) continue;
-    const int64_t replica = tp * s.pp;
+    const int64_t replica = std::lcm(tp, s.ep) * s.pp;  // with ep set, ep ranks per stage at least
     int64_t gpus = s.gpus;
     if (!s.gpus_set) {
       // Instances come in steps whose GPUs are a multiple of the replica.
@@ -267,9 +290,18 @@ std::vector<Config> training_configs(Search& z, const Gpu& gpu, const Shape& sha
       int64_t max_steps = z.max_gpus / step_gpus;
       if (!shape.can_span) max_steps = std::min<int64_t>(max_steps, step_gpus <= shape.per_instance ? 1 : 0);
       if (max_steps < 1) continue;
-      const int64_t steps = fewest_fitting(z, gpu, max_steps, [&](int64_t k) {
-        return Config{tp, s.pp, widest, k * step_gpus};
-      });
+      int64_t steps = 0;
+      if (auto_expert_parallel(z)) {
+        // The expert-parallel degree follows the power of two in dp, so memory falls with the
+        // doublings of the instance count, not with each instance: try those.
+        int64_t k = 1;
+        while (k < max_steps && !fits(z, {tp, s.pp, widest, k * step_gpus}, gpu)) k *= 2;
+        steps = std::min(k, max_steps);
+      } else {
+        steps = fewest_fitting(z, gpu, max_steps, [&](int64_t k) {
+          return Config{tp, s.pp, widest, k * step_gpus};
+        });
+      }
       gpus = std::min(steps, max_steps) * step_gpus;
     }
     Config c{tp, s.pp, widest, gpus};
@@ -452,6 +484,7 @@ Plan make_plan(Search& z, const Instance& instance, const Gpu& gpu, const Config
   p.instance = &instance;
   p.tp = c.tp;
   p.pp = c.pp;
+  p.ep = expert_parallel(z, c);
   p.zero = is_training(z.s.task) ? c.zero : 0;
   p.gpus = c.gpus;
   p.replicas = c.gpus / (c.tp * c.pp);
@@ -516,7 +549,9 @@ bool better(const Plan& a, const Plan& b) {
 std::string gib(double bytes) { return fixed(bytes / kGiB, 1) + " GiB"; }
 
 std::string layout_text(const Search& z, const Config& c) {
+  const int64_t ep = expert_parallel(z, c);
   return "tp " + std::to_string(c.tp) + ", pp " + std::to_string(c.pp) +
+         (ep > 1 ? ", ep " + std::to_string(ep) : "") +
          (is_training(z.s.task) ? ", ZeRO-" + std::to_string(c.zero) : "") + " on " + std::to_string(c.gpus) +
          " GPUs";
 }
@@ -629,13 +664,19 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
     const int64_t hi_units = (multi ? z.max_gpus : kNodeGpus) / tp;
     if (hi_units < 1) continue;
     if (is_training(z.s.task)) {
-      const int64_t replica = tp * z.s.pp;
+      const int64_t replica = std::lcm(tp, z.s.ep) * z.s.pp;
       const int64_t hi = (multi ? z.max_gpus : kNodeGpus) / replica;
       if (hi < 1) continue;
       const int widest = widest_zero(z);
-      const int64_t k = std::min(hi, fewest_fitting(z, gpu, hi, [&](int64_t n) {
-                                   return Config{tp, z.s.pp, widest, n * replica};
-                                 }));
+      int64_t k = 1;
+      if (auto_expert_parallel(z)) {  // as in training_configs: the doublings
+        while (k < hi && !fits(z, {tp, z.s.pp, widest, k * replica}, gpu)) k *= 2;
+        k = std::min(k, hi);
+      } else {
+        k = std::min(hi, fewest_fitting(z, gpu, hi, [&](int64_t n) {
+                       return Config{tp, z.s.pp, widest, n * replica};
+                     }));
+      }
       Config c{tp, z.s.pp, widest, k * replica};
       c.zero = lowest_zero(z, gpu, c);
       consider(c);
@@ -658,6 +699,7 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
     out.gpus = shown->gpus;
     out.tp = shown->tp;
     out.pp = shown->pp;
+    out.ep = expert_parallel(z, *shown);
     out.zero = is_training(z.s.task) ? shown->zero : 0;
     out.per_gpu_bytes = per_gpu_bytes(z, *shown, gpu);
   }

@@ -44,6 +44,7 @@ struct Plan {
   int64_t gpus = 0;  // GPUs the configuration uses (tp x pp x data-parallel replicas)
   int64_t tp = 1;
   int64_t pp = 1;
+  int64_t ep = 1;  // expert-parallel degree (Megatron-LM training of MoE models), out of the replicas
   int zero = 0;
   int64_t replicas = 1;      // data-parallel replicas: gpus / (tp x pp)
   double per_gpu_bytes = 0;  // the need, on the busiest GPU
@@ -72,6 +73,7 @@ struct GpuTakes {
   int64_t gpus = 0;
   int64_t tp = 1;
   int64_t pp = 1;
+  int64_t ep = 1;
   int zero = 0;
   double per_gpu_bytes = 0;  // of that layout (or of the closest one when none fits)
   double usable_bytes = 0;

@@ -405,6 +405,7 @@ json table_json(const json& input) {
         const json& p = c["plan"];
         s["gpu"] = c["gpu"];
         for (const char* key : {"gpus", "tp", "pp"}) s[key] = p[key];
+        if (p.contains("ep")) s["ep"] = p["ep"];
         if (!table_workloads()[i].serving) s["training"]["zero"] = p["zero"];
         c["scenario"] = std::move(s);
       }

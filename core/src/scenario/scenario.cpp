@@ -1,6 +1,7 @@
 #include "scenario/scenario.h"
 
 #include <algorithm>
+#include <numeric>
 #include <utility>
 
 #include "base/error.h"
@@ -543,7 +544,12 @@ Scenario parse_scenario(const nlohmann::json& input) {
     s.pp = *v;
     s.pp_set = true;
   }
+  if (auto v = r.integer("ep", 1, kMaxGpus)) {
+    s.ep = *v;
+    s.ep_set = true;
+  }
   if (!s.gpus_set && (s.tp_set || s.pp_set)) s.gpus = s.tp * s.pp;  // gpus defaults to one replica
+  if (!s.gpus_set && s.ep_set) s.gpus = std::lcm(s.tp, s.ep) * s.pp;  // ... and ep ranks per stage
   s.training.grad_checkpointing =
       (s.task == Task::Lora || s.task == Task::Qlora) ? Checkpointing::Full : Checkpointing::None;
   parse_training(r, &s);
@@ -580,6 +586,15 @@ void validate_scenario(const Scenario& s) {
   }
   if (s.pp > m.layers) {
     throw_error("pp", "pp_layers", {{"layers", m.layers}});
+  }
+  if (s.ep > 1) {
+    // Megatron-LM's expert parallelism (--expert-model-parallel-size): the serving engines place
+    // experts over their TP ranks themselves (launch adds --enable-expert-parallel / --ep-size).
+    if (s.engine != Engine::Megatron) throw_error("ep", "ep_engine", {{"engine", to_string(s.engine)}});
+    if (m.experts == 0) throw_error("ep", "ep_dense");
+    if (m.experts % s.ep != 0) throw_error("ep", "ep_experts", {{"experts", m.experts}});
+    // Megatron's expert grid (expert TP x ep x pp, expert TP 1) must divide the GPUs.
+    if ((s.gpus / s.pp) % s.ep != 0) throw_error("ep", "ep_ranks", {{"ranks", s.gpus / s.pp}});
   }
   if (s.task == Task::Qlora && !is_four_bit(s.weights)) {
     throw_error("weights", "qlora_weights", {{"weights", to_string(s.weights)}});
@@ -622,6 +637,7 @@ nlohmann::json scenario_to_json(const Scenario& s) {
   j["gpus"] = s.gpus;
   j["tp"] = s.tp;
   j["pp"] = s.pp;
+  if (s.ep > 1) j["ep"] = s.ep;
   if (is_training(s.task)) {
     const Training& t = s.training;
     nlohmann::json tj = nlohmann::json({{"optimizer", to_string(t.optimizer)},

@@ -145,8 +145,12 @@ struct Scenario {
   int64_t gpus = 1;
   int64_t tp = 1;
   int64_t pp = 1;
-  // Which of gpu/gpus/tp/pp/zero the input set; the planner chooses the others.
-  bool gpus_set = false, tp_set = false, pp_set = false, zero_set = false;
+  // Expert-parallel degree (Megatron-LM --expert-model-parallel-size): each rank holds 1/ep of the
+  // routed experts, whole (expert TP 1, --expert-tensor-parallel-size 1, as Megatron-Core's MoE
+  // recipes run it); the expert grid ep x pp spans the GPUs, so ep divides gpus / pp.
+  int64_t ep = 1;
+  // Which of gpu/gpus/tp/pp/ep/zero the input set; the planner chooses the others.
+  bool gpus_set = false, tp_set = false, pp_set = false, ep_set = false, zero_set = false;
   Training training;
   Efficiency efficiency;
   EngineOptions engine_options;  // vLLM / SGLang start-up options (engine_options.cpp)

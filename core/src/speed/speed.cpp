@@ -152,11 +152,13 @@ ModelCosts model_costs(const Scenario& s) {
   const Architecture& a = s.model;
   const ParamCounts p = count_params(a);
   const WeightBytes w = weight_bytes(a, s.weights);
-  double expert_weights = 0, gate_up = 0, attn_weights = 0;
+  double expert_weights = 0, gate_up = 0, attn_weights = 0, moe_layers = 0;
   for (const LinearModule& m : linear_modules(a)) {
     const double weights =
         static_cast<double>(m.in) * static_cast<double>(m.out) * static_cast<double>(m.count);
     if (m.group == "experts") expert_weights += weights;
+    if (m.group == "experts" && a.experts > 0)
+      moe_layers = static_cast<double>(m.count) / static_cast<double>(a.experts);
     if (m.group == "attention") attn_weights += weights;
     if (m.group == "mlp" && (m.name == "gate" || m.name == "up")) gate_up += weights;
   }
@@ -193,6 +195,8 @@ ModelCosts model_costs(const Scenario& s) {
   c.params = p.total;
   const bool adapters = s.task == Task::Lora || s.task == Task::Qlora;
   c.trainable_params = adapters ? lora_params(a, s.training.lora_targets, s.training.lora_rank) : p.total;
+  c.routed_params = expert_weights;
+  c.moe_layers = moe_layers;
   return c;
 }
 
@@ -499,11 +503,20 @@ Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCost
 // Psi in every backward pass (DeepSpeed #2252, maintainer reply: gradients are reduced each
 // micro-step) and all-gathers the updated Psi once; ZeRO-3 / FSDP FULL_SHARD gather the parameters
 // in every forward and backward and reduce-scatter the gradients: 3 Psi per micro-step.
-double data_parallel_comm_s(const Scenario& s, const Links& links, double trainable_params, double micro) {
+double data_parallel_comm_s(const Scenario& s, const Links& links, double trainable_params,
+                            double routed_params, double micro) {
   const int64_t dp = s.dp();
   if (dp <= 1) return 0;
   const double psi =
       trainable_params * kActivationBytes / (static_cast<double>(s.tp) * static_cast<double>(s.pp));
+  // Under expert parallelism a rank holds 1/ep of the routed experts, whole, and reduces their
+  // gradients over the expert data-parallel group: its volume is the dense part over TP and that.
+  const double routed = s.ep > 1 ? std::min(trainable_params, routed_params) : 0;
+  const double local_share =
+      trainable_params > 0
+          ? (trainable_params - routed + routed * static_cast<double>(s.tp) / static_cast<double>(s.ep)) /
+                trainable_params
+          : 1;
   // ZeRO-3 gathers the frozen base too when LoRA trains under it; its adapters are a rounding error.
   const int zero = s.engine == Engine::Megatron ? std::min(s.training.zero, 1) : s.training.zero;
   double volume = 2 * psi;                    // ZeRO-0 / 1: once per step
@@ -511,7 +524,35 @@ double data_parallel_comm_s(const Scenario& s, const Links& links, double traina
   if (zero >= 3) volume = micro * 3 * psi;    // gathers and reduce-scatter per micro-step
   const double n = static_cast<double>(dp);
   const int64_t ranks = s.gpus;  // the group spans every GPU of the deployment
-  return (n - 1) / n * volume / group_bytes_per_s(ranks, links);
+  return (n - 1) / n * volume * local_share / group_bytes_per_s(ranks, links);
+}
+
+// Expert parallelism's token traffic in one optimizer step, seconds (Megatron-Core's alltoall
+// token dispatcher, moe/token_dispatcher.py): each MoE layer sends every token's hidden vector to
+// its top-k experts' ranks and back (dispatch and combine) in the forward, the same in the backward,
+// and again in a recomputed forward; a rank's tokens are its sequence-parallel share (micro-batch
+// tokens / tp). The all-to-alls run on the compute stream unless --overlap-moe-expert-parallel-comm
+// (off by default, arguments.py), so they add to the step. Of each all-to-all a rank keeps 1/ep,
+// sends to its node's other ranks over the GPU link and to other nodes over its share of the NICs.
+double expert_parallel_comm_s(const Scenario& s, const ModelCosts& c, const Links& links) {
+  if (s.ep <= 1 || c.moe_layers <= 0) return 0;
+  const Architecture& a = s.model;
+  const double ep = static_cast<double>(s.ep);
+  const double tokens =
+      static_cast<double>(s.batch) * static_cast<double>(s.seq_len) / static_cast<double>(s.tp);
+  const double bytes = tokens * static_cast<double>(a.experts_per_token) * static_cast<double>(a.hidden) *
+                       kActivationBytes;  // one all-to-all's data on one rank
+  // Megatron orders ranks tp-cp-ep-dp-pp: an EP group of expert TP 1 is consecutive ranks.
+  const double local = std::min(ep, static_cast<double>(std::max<int64_t>(links.gpus_per_node, 1)));
+  const double nic_share =
+      links.inter_bytes_per_s / 2 / static_cast<double>(std::max<int64_t>(links.gpus_per_node, 1));
+  double one_s = bytes * (local - 1) / ep / (links.intra_bytes_per_s / 2) + kAllReduceLatencyS;
+  if (ep > local) {
+    one_s += bytes * (ep - local) / ep / nic_share + (links.rdma ? kRdmaHopS : kTcpHopS);
+  }
+  const double passes = s.training.grad_checkpointing == Checkpointing::Full ? 3 : 2;
+  const double stage_moe_layers = c.moe_layers / static_cast<double>(s.pp);
+  return passes * 2 * stage_moe_layers * static_cast<double>(s.training.grad_accum) * one_s;
 }
 
 // Training: executed FLOPs at the achieved share of peak, TP all-reduces that Megatron does not
@@ -539,8 +580,9 @@ Throughput training_throughput(const Scenario& s, const Gpu& gpu, const ModelCos
   const double bubble = 1 + (static_cast<double>(s.pp) - 1) / (chunks * micro);
   const bool frozen = s.task == Task::Lora || s.task == Task::Qlora;
   const double moved = frozen && s.training.zero < 3 ? c.trainable_params : c.params;
-  const double dp_comm_s = data_parallel_comm_s(s, links, moved, micro);
-  const double busy_s = (compute_s + tp_comm_s) * bubble;
+  const double dp_comm_s =
+      data_parallel_comm_s(s, links, moved, moved == c.params ? c.routed_params : 0, micro);
+  const double busy_s = (compute_s + tp_comm_s + expert_parallel_comm_s(s, c, links)) * bubble;
   Throughput t;
   t.flops_utilization = e.compute;
   t.train_tokens_per_s = static_cast<double>(s.dp()) * step_tokens / std::max(busy_s, dp_comm_s);

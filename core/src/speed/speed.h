@@ -86,6 +86,8 @@ struct ModelCosts {
   double kv_bytes_per_token = 0;  // whole model, one sequence
   double params = 0;              // all parameters
   double trainable_params = 0;    // what the optimizer updates: all, or the LoRA adapters
+  double routed_params = 0;       // the routed experts' weights (expert parallelism splits them)
+  double moe_layers = 0;          // layers with routed experts
 };
 ModelCosts model_costs(const Scenario& s);
 
