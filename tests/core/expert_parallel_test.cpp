@@ -71,7 +71,7 @@ TEST_CASE("Expert: ep is checked against the engine, the model, the experts and 
   CHECK(scenario_error_field(megatron("mixtral-8x7b", 8, 1, 8)).empty());
   CHECK(scenario_error_field(megatron("llama-3.1-8b", 8, 1, 2)) == "ep");    // a dense model
   CHECK(scenario_error_field(megatron("mixtral-8x7b", 16, 1, 16)) == "ep");  // 8 experts
-  CHECK(scenario_error_field(megatron("mixtral-8x7b", 8, 2, 8)).empty());  // 8 ranks, dp 4: expert TP 1
+  CHECK(scenario_error_field(megatron("mixtral-8x7b", 8, 2, 8)).empty());    // 8 ranks, dp 4: expert TP 1
   json staged = megatron("mixtral-8x7b", 8, 1, 8);
   staged["pp"] = 2;
   CHECK(scenario_error_field(staged) == "ep");  // 4 GPUs per stage
@@ -81,8 +81,12 @@ TEST_CASE("Expert: ep is checked against the engine, the model, the experts and 
   deepspeed["engine"] = "deepspeed";
   CHECK(scenario_error_field(deepspeed) == "ep");
   // gpus defaults to the stage's ranks (tp and ep over them) x pp when only the layout is given
-  const Scenario s = parse_scenario(
-      {{"model", "mixtral-8x7b"}, {"task", "pretrain"}, {"engine", "megatron"}, {"tp", 2}, {"ep", 4}, {"pp", 2}});
+  const Scenario s = parse_scenario({{"model", "mixtral-8x7b"},
+                                     {"task", "pretrain"},
+                                     {"engine", "megatron"},
+                                     {"tp", 2},
+                                     {"ep", 4},
+                                     {"pp", 2}});
   CHECK(s.gpus == 8);
 }
 

@@ -548,7 +548,7 @@ Scenario parse_scenario(const nlohmann::json& input) {
     s.ep = *v;
     s.ep_set = true;
   }
-  if (!s.gpus_set && (s.tp_set || s.pp_set)) s.gpus = s.tp * s.pp;  // gpus defaults to one replica
+  if (!s.gpus_set && (s.tp_set || s.pp_set)) s.gpus = s.tp * s.pp;    // gpus defaults to one replica
   if (!s.gpus_set && s.ep_set) s.gpus = std::lcm(s.tp, s.ep) * s.pp;  // ... and ep ranks per stage
   s.training.grad_checkpointing =
       (s.task == Task::Lora || s.task == Task::Qlora) ? Checkpointing::Full : Checkpointing::None;

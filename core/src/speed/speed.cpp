@@ -2,6 +2,7 @@
 // weights and the KV cache every step; tensor parallelism adds all-reduces, pipelines add bubbles,
 // and engines add host time per step. docs/speed.md derives each term.
 #include "speed/speed.h"
+#include "memory/element_bytes.h"
 #include "memory/lora.h"
 
 #include <algorithm>
@@ -197,6 +198,8 @@ ModelCosts model_costs(const Scenario& s) {
   c.trainable_params = adapters ? lora_params(a, s.training.lora_targets, s.training.lora_rank) : p.total;
   c.routed_params = expert_weights;
   c.moe_layers = moe_layers;
+  c.linear_params = p.linear;
+  c.linear_bytes = p.linear > 0 ? w.linear / p.linear : 2;
   return c;
 }
 
@@ -555,6 +558,19 @@ double expert_parallel_comm_s(const Scenario& s, const ModelCosts& c, const Link
   return passes * 2 * stage_moe_layers * static_cast<double>(s.training.grad_accum) * one_s;
 }
 
+// QLoRA's dequantisation in one optimizer step, seconds: bitsandbytes' MatMul4Bit dequantizes the
+// 4-bit weight to a 16-bit copy before every matmul, once in the forward and once in the backward
+// (grad_A = grad_output @ dequantize_4bit(B): bitsandbytes/autograd/_functions.py), and once more in
+// a recomputed forward. Each call reads the packed weight and its scales, writes the 16-bit copy,
+// which the matmul then reads: at the card's peak bandwidth, a lower bound (docs/speed.md).
+double qlora_dequant_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c) {
+  if (s.task != Task::Qlora || gpu.bandwidth_bytes_per_s <= 0) return 0;
+  const double calls = s.training.grad_checkpointing == Checkpointing::Full ? 3 : 2;
+  const double per_gpu = c.linear_params / (static_cast<double>(s.tp) * static_cast<double>(s.pp));
+  const double bytes = per_gpu * (c.linear_bytes + 2 * kHalf);  // read packed, write and read the copy
+  return calls * static_cast<double>(s.training.grad_accum) * bytes / gpu.bandwidth_bytes_per_s;
+}
+
 // Training: executed FLOPs at the achieved share of peak, TP all-reduces that Megatron does not
 // overlap, the 1F1B pipeline bubble (p - 1) / m of m micro-batches (Narayanan et al. 2021, eq. 1),
 // and the data-parallel traffic, overlapped with the backward pass (DeepSpeed overlap_comm, FSDP
@@ -582,7 +598,8 @@ Throughput training_throughput(const Scenario& s, const Gpu& gpu, const ModelCos
   const double moved = frozen && s.training.zero < 3 ? c.trainable_params : c.params;
   const double dp_comm_s =
       data_parallel_comm_s(s, links, moved, moved == c.params ? c.routed_params : 0, micro);
-  const double busy_s = (compute_s + tp_comm_s + expert_parallel_comm_s(s, c, links)) * bubble;
+  const double busy_s =
+      (compute_s + tp_comm_s + expert_parallel_comm_s(s, c, links) + qlora_dequant_s(s, gpu, c)) * bubble;
   Throughput t;
   t.flops_utilization = e.compute;
   t.train_tokens_per_s = static_cast<double>(s.dp()) * step_tokens / std::max(busy_s, dp_comm_s);

@@ -88,6 +88,8 @@ struct ModelCosts {
   double trainable_params = 0;    // what the optimizer updates: all, or the LoRA adapters
   double routed_params = 0;       // the routed experts' weights (expert parallelism splits them)
   double moe_layers = 0;          // layers with routed experts
+  double linear_params = 0;       // the blocks' linear weights (what a 4-bit base stores quantized)
+  double linear_bytes = 0;        // bytes per linear weight in the scenario's format, scales included
 };
 ModelCosts model_costs(const Scenario& s);
 
