@@ -7,6 +7,8 @@
 
 #include "base/error.h"
 #include "catalog/catalog.h"
+#include "memory/memory.h"
+#include "model/precision.h"
 #include "speed/speed.h"
 
 using namespace gpusizer;
@@ -136,4 +138,21 @@ TEST_CASE("engine_options.dp_attention must be a boolean", "[speed][dp_attention
     field = e.field;
   }
   CHECK(field == "engine_options.dp_attention");
+}
+
+TEST_CASE("DP attention's memory: each rank keeps its own requests' latents and the whole attention weights",
+          "[memory][dp_attention]") {
+  const Scenario tp = parse_scenario(dsv3(64, 1024, 1024, false));
+  const Scenario dp = parse_scenario(dsv3(64, 1024, 1024, true));
+  const MemoryEstimate a = estimate_memory(tp, &h200()), b = estimate_memory(dp, &h200());
+  // The latent cache is whole on every TP rank under head splitting; 64 / 8 requests per rank here.
+  CHECK(b.breakdown.kv_cache == Approx(a.breakdown.kv_cache / 8).epsilon(1e-9));
+  const WeightBytes w = weight_bytes(tp.model, WeightFormat::Fp8);
+  REQUIRE(w.attention > 0);
+  CHECK(b.breakdown.weights - a.breakdown.weights == Approx(w.attention * 7 / 8).epsilon(1e-9));
+  // An uneven batch: the busiest rank holds ceil(batch / tp) requests.
+  const Scenario odd = parse_scenario(dsv3(9, 1024, 1024, true));
+  const Scenario one = parse_scenario(dsv3(1, 1024, 1024, false));
+  CHECK(estimate_memory(odd, &h200()).breakdown.kv_cache ==
+        Approx(2 * estimate_memory(one, &h200()).breakdown.kv_cache).epsilon(1e-9));
 }

@@ -170,7 +170,12 @@ double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
   const double state = linear_state_bytes_per_sequence(a) * layer_share *
                        std::ceil(static_cast<double>(a.linear_value_heads) / static_cast<double>(s.tp)) /
                        std::max<double>(1, static_cast<double>(a.linear_value_heads));
-  return per_token * tokens * static_cast<double>(s.batch) + state * static_cast<double>(s.batch);
+  // SGLang's DP attention: each TP rank keeps the latents of its own requests only (its batch share,
+  // the busiest rank's; speed_dp_attention.cpp), not every request's.
+  const double sequences = dp_attention(s)
+                               ? std::ceil(static_cast<double>(s.batch) / static_cast<double>(s.tp))
+                               : static_cast<double>(s.batch);
+  return per_token * tokens * sequences + state * sequences;
 }
 
 }  // namespace
@@ -195,7 +200,10 @@ double weights_per_gpu(const Scenario& s, WeightFormat format, int64_t ep) {
   // Expert parallelism (Megatron --expert-model-parallel-size with --expert-tensor-parallel-size 1)
   // puts 1/ep of the routed experts, whole, on each rank; the attention, dense and shared-expert
   // layers stay split over TP. Without it the experts are split over TP like the rest.
-  if (ep <= 1) return (stage_layers * w.per_layer + ends) / tp;
+  // SGLang's DP attention replicates the attention projections on every TP rank (ReplicatedLinear).
+  const double layers_all = static_cast<double>(std::max<int64_t>(s.model.layers, 1));
+  const double replicated = dp_attention(s) ? stage_layers * w.attention / layers_all * (1 - 1 / tp) : 0;
+  if (ep <= 1) return (stage_layers * w.per_layer + ends) / tp + replicated;
   const double layers = static_cast<double>(std::max<int64_t>(s.model.layers, 1));
   const double routed = stage_layers * w.routed / layers;
   return (stage_layers * w.per_layer - routed + ends) / tp + routed / static_cast<double>(ep);

@@ -285,6 +285,7 @@ WeightBytes weight_bytes(const Architecture& arch, WeightFormat f) {
     const double bytes = static_cast<double>(m.count) * module_bytes(f, m, more_share, arch.experts > 0);
     w.linear += bytes;
     if (m.group == "experts") w.routed += bytes;
+    if (m.group == "attention") w.attention += bytes;
   }
   w.embedding = p.embedding * embedding_bytes_per_weight(f, false);
   w.lm_head = p.lm_head * embedding_bytes_per_weight(f, true);

@@ -59,6 +59,7 @@ struct WeightBytes {
   double vision = 0;     // vision tower and projector (16-bit; loads with the embeddings)
   double per_layer = 0;  // one average transformer block (linear + its share of other)
   double routed = 0;     // the routed experts' linear layers (part of linear; expert parallelism splits them)
+  double attention = 0;  // the attention projections (part of linear; DP attention replicates them)
   double total() const { return linear + embedding + lm_head + other + vision; }
 };
 WeightBytes weight_bytes(const Architecture& arch, WeightFormat f);

@@ -575,6 +575,10 @@ Scenario parse_scenario(const nlohmann::json& input) {
   return s;
 }
 
+bool dp_attention(const Scenario& s) {
+  return s.engine_options.dp_attention.value_or(false) && s.model.mla.kv_lora_rank > 0 && s.tp > 1;
+}
+
 void validate_scenario(const Scenario& s) {
   const Architecture& m = s.model;
   if ((s.tp * s.pp) <= 0 || s.gpus % (s.tp * s.pp) != 0) {

@@ -166,6 +166,10 @@ struct Scenario {
   int64_t dp() const { return gpus / (tp * pp); }
 };
 
+// Whether the scenario runs SGLang's DP attention (engine_options.dp_attention): the option set, an
+// MLA model, more than one TP rank (speed_dp_attention.cpp, memory_inference.cpp).
+bool dp_attention(const Scenario& s);
+
 // The checkpoint of preset `a` served or trained in `weights`: its published checkpoint in that
 // format where there is one (core/data/checkpoints.json), else its own repository.
 Checkpoint preset_checkpoint(const Architecture& a, WeightFormat weights);

@@ -15,10 +15,6 @@
 
 namespace gpusizer {
 
-bool dp_attention(const Scenario& s) {
-  return s.engine_options.dp_attention.value_or(false) && s.model.mla.kv_lora_rank > 0 && s.tp > 1;
-}
-
 AttentionSplit attention_split(const Scenario& s, double requests) {
   const double tp = static_cast<double>(s.tp);
   AttentionSplit a;

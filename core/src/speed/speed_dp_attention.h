@@ -6,9 +6,6 @@
 
 namespace gpusizer {
 
-// Whether the scenario runs DP attention: the option set, an MLA model, more than one TP rank.
-bool dp_attention(const Scenario& s);
-
 // How `requests` requests' attention divides over one pipeline stage's TP ranks.
 struct AttentionSplit {
   double weights = 1;    // ranks the attention projections' weights are split over
