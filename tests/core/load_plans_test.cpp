@@ -29,6 +29,8 @@ json replica_point(const json& scenario, const json& plan) {
   one["tp"] = plan.at("tp");
   one["pp"] = plan.at("pp");
   one["gpus"] = plan.at("tp").get<int64_t>() * plan.at("pp").get<int64_t>();
+  // A plan with SGLang's DP attention was sized with it: the user's check sets it too.
+  if (plan.value("dp_attention", false)) one["engine_options"]["dp_attention"] = true;
   const int64_t c = plan.at("load").at("concurrency_per_replica");
   one["batch"] = c;
   const json e = value_of("estimate", one);
@@ -85,6 +87,17 @@ TEST_CASE("Qwen2.5-72B AWQ at 2 requests/s: prefill and decode both fit in each 
                   {"prompt_tokens", 4096},
                   {"output_tokens", 512},
                   {"load", {{"requests_per_s", 2}, {"ttft_s", 3.0}, {"tpot_s", 0.08}}}};
+  CHECK(check_load_plans(s) >= 1);
+}
+
+TEST_CASE("DeepSeek-V3 on SGLang at 4 requests/s: DP attention replicas hold at their concurrency",
+          "[load][dp_attention]") {
+  const json s = {{"model", "deepseek-v3"},
+                  {"engine", "sglang"},
+                  {"prompt_tokens", 1024},
+                  {"output_tokens", 1024},
+                  {"filters", {{"gpus", {"h200", "b200"}}}},
+                  {"load", {{"requests_per_s", 4}, {"ttft_s", 5.0}, {"tpot_s", 0.1}}}};
   CHECK(check_load_plans(s) >= 1);
 }
 

@@ -36,6 +36,7 @@ export const CODE_WORDS = {
   'e.pp_layers': ['', '不能超过模型层数（{layers}）'],
   'e.ep_engine': ['', '专家并行按 Megatron-LM 训练设置；{engine} 自行放置专家'],
   'e.ep_dense': ['', '需要带路由专家的模型（MoE）'],
+  'e.dp_attention_engine': ['', '是 SGLang 的 --enable-dp-attention；{engine} 没有此选项（把 engine 设为 sglang）'],
   'e.ep_experts': ['', '必须整除路由专家数（{experts}）'],
   'e.ep_ranks': ['', '必须整除每个流水线阶段的 GPU 数 gpus / pp（{ranks}）'],
   'e.qlora_weights': ['QLoRA trains adapters over a 4-bit base: use nf4 (or another 4-bit format), not {weights}',

@@ -85,6 +85,8 @@ const std::vector<Message> kMessages = {
     {"ep_engine", K::Error, "engine",
      "expert parallelism is set for Megatron-LM training; {engine} places the experts itself"},
     {"ep_dense", K::Error, "", "needs a model with routed experts"},
+    {"dp_attention_engine", K::Error, "engine",
+     "is SGLang's --enable-dp-attention; {engine} has no such option (set engine to sglang)"},
     {"ep_experts", K::Error, "experts", "must divide the routed experts ({experts})"},
     {"ep_ranks", K::Error, "ranks", "must divide the GPUs of a pipeline stage, gpus / pp ({ranks})"},
     {"qlora_weights", K::Error, "weights",

@@ -53,7 +53,8 @@ LaunchPlan plan_of(const Plan& p) {
           p.pp,
           p.zero,
           p.load ? p.load->concurrency_per_replica : 0,
-          p.ep};
+          p.ep,
+          p.dp_attention};
 }
 
 // The ranking is sorted fitting-first, cheapest-first, so the first row of a type is its best plan.
@@ -111,6 +112,7 @@ LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
   p.pp = r.integer("pp", 1, kMaxPlanSize).value_or(s.pp);
   p.zero = static_cast<int>(r.integer("zero", 0, 3).value_or(s.training.zero));
   p.ep = r.integer("ep", 1, kMaxPlanSize).value_or(s.ep);
+  p.dp_attention = r.boolean("dp_attention").value_or(false);
   p.instances = r.integer("instances", 1, kMaxPlanSize).value_or(1);
   const int64_t wanted = std::max(s.gpus, p.tp * p.pp);
   p.gpus_per_instance =
@@ -151,6 +153,7 @@ LaunchContext make_context(const Scenario& s, const LaunchPlan& plan) {
   c.s.pp = plan.pp;
   c.s.training.zero = plan.zero;
   c.s.ep = plan.ep;
+  if (plan.dp_attention) c.s.engine_options.dp_attention = true;  // the plan was sized with it
   // A load plan runs each replica at the concurrency its capacity was computed for.
   if (plan.concurrency > 0) c.s.batch = plan.concurrency;
   validate_scenario(c.s);
@@ -537,6 +540,7 @@ nlohmann::json to_json(const Launch& l) {
                                         {"zero", p.zero},
                                         {"dtype", l.dtype}});
   if (p.ep > 1) plan["ep"] = p.ep;
+  if (p.dp_attention) plan["dp_attention"] = true;
   if (!p.instance.empty()) plan["instance"] = p.instance;
   if (p.concurrency > 0) plan["concurrency_per_replica"] = p.concurrency;
   nlohmann::json notes = nlohmann::json::array();

@@ -84,6 +84,8 @@ void add_lmdeploy(const LaunchContext& c, Launch& out);
 void add_trtllm(const LaunchContext& c, Launch& out);
 void add_llamacpp(const LaunchContext& c, Launch& out);
 void add_training(const LaunchContext& c, Launch& out);
+// Note replica_per_server where one server command runs one replica and the node holds more.
+void multi_replica_note(const LaunchContext& c, const std::string& engine, Launch& out);
 // Whether Megatron-LM's GPT model builds the architecture (megatron/core/models/gpt), and whether
 // the plan is a pre-training run it launches from scratch (pretrain_gpt.py).
 bool megatron_gpt_builds(const Architecture& a);

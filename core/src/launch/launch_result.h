@@ -24,7 +24,8 @@ struct LaunchPlan {
   // Sequences each serving replica carries at the scenario's `load` (the ranked plan's
   // concurrency_per_replica); 0: the scenario's own batch.
   int64_t concurrency = 0;
-  int64_t ep = 1;  // expert-parallel degree (Megatron-LM --expert-model-parallel-size)
+  int64_t ep = 1;             // expert-parallel degree (Megatron-LM --expert-model-parallel-size)
+  bool dp_attention = false;  // SGLang --enable-dp-attention --dp-size tp (the ranked plan's choice)
 };
 
 // One command line or one config file.

@@ -222,7 +222,11 @@ void add_sglang(const LaunchContext& c, Launch& out) {
   // rest. Its own default where the weights and the scenario's KV cache fit in it, else the estimate's.
   const MemoryBreakdown& b = c.estimate.memory.breakdown;
   const double own = sglang_default_fraction(*c.gpu, c.plan.tp, c.plan.pp);
-  const bool default_holds = (b.weights + b.kv_cache) / c.gpu->memory_bytes <= own;
+  // Under DP attention SGLang reserves more for its CUDA graphs (cuda_graph_max_bs x dp_size x 3 MiB
+  // and more above 300 in server_args.py after the v0.5.0 line), which sglang_default_fraction
+  // does not model: the fraction is then always written.
+  const bool dpa = dp_attention(c.s);
+  const bool default_holds = !dpa && (b.weights + b.kv_cache) / c.gpu->memory_bytes <= own;
   const double fraction = default_holds ? own : memory_fraction(b.weights + b.kv_cache, *c.gpu);
   Flags f;
   f.add("--model-path", c.model).add("--tp-size", c.plan.tp);
@@ -231,7 +235,14 @@ void add_sglang(const LaunchContext& c, Launch& out) {
     add_note(out, "fp8_expert_parallel", {{"tp", c.plan.tp}, {"width", c.s.model.expert_intermediate}});
   }
   if (c.plan.pp > 1) f.add("--pp-size", c.plan.pp);
-  if (c.node_dp() > 1) f.add("--dp-size", c.node_dp());
+  // Under --enable-dp-attention, --dp-size is the attention's data parallelism inside one server
+  // (tp_size / dp_size ranks per attention group: tp / tp = 1, as the estimate sizes it; SGLang
+  // divides --max-running-requests by it); data-parallel replicas are then separate servers.
+  if (dpa) {
+    f.add("--enable-dp-attention").add("--dp-size", c.plan.tp);
+  } else if (c.node_dp() > 1) {
+    f.add("--dp-size", c.node_dp());
+  }
   f.add("--context-length", c.s.seq_len);
   if (c.yarn())
     f.add("--json-model-override-args", cat({"'{\"rope_scaling\":", rope_scaling_json(*c.yarn()), "}'"}));
@@ -247,8 +258,10 @@ void add_sglang(const LaunchContext& c, Launch& out) {
     f.add("--dist-init-addr", cat({kMasterAddr, ":", kMasterPort}));
     add_note(out, "sglang_nodes", {{"nodes", c.plan.instances}});
   }
+  const std::string devices = dpa ? replica_devices(c) : visible_devices(c);
   add_command(out, "sglang", kSglangVersion, "shell", "",
-              shell_command(cat({visible_devices(c), "python -m sglang.launch_server"}), f));
+              shell_command(cat({devices, "python -m sglang.launch_server"}), f));
+  if (dpa) multi_replica_note(c, "SGLang with DP attention", out);
   const bool has_format = c.s.kv_cache != KvFormat::Int8 && c.s.kv_cache != KvFormat::Int4;
   const KvCapacity k =
       scaled_capacity(c, fraction * c.gpu->memory_bytes - b.weights, kv_scale(c, has_format));

@@ -38,12 +38,6 @@ constexpr int64_t kTrtllmMaxNumTokens = 8192;
 constexpr int64_t kAllLayers = 999;
 const char* const kTrtllmExtraFile = "extra_llm_api_options.yaml";
 
-void multi_replica_note(const LaunchContext& c, const std::string& engine, Launch& out) {
-  if (c.node_dp() <= 1) return;
-  add_note(out, "replica_per_server",
-           {{"engine", engine}, {"last_gpu", c.plan.tp * c.plan.pp - 1}, {"more", c.node_dp() - 1}});
-}
-
 std::string lmdeploy_format(WeightFormat f) {
   switch (f) {
     case WeightFormat::AwqInt4:
@@ -214,6 +208,12 @@ void add_llamacpp(const LaunchContext& c, Launch& out) {
   if (quantized_cache && !c.s.flash_attention) add_note(out, "llamacpp_fa");
   if (c.plan.pp > 1) add_note(out, "llamacpp_split", {{"pp", c.plan.pp}});
   multi_replica_note(c, "llama.cpp", out);
+}
+
+void multi_replica_note(const LaunchContext& c, const std::string& engine, Launch& out) {
+  if (c.node_dp() <= 1) return;
+  add_note(out, "replica_per_server",
+           {{"engine", engine}, {"last_gpu", c.plan.tp * c.plan.pp - 1}, {"more", c.node_dp() - 1}});
 }
 
 }  // namespace gpusizer

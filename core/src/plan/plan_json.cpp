@@ -53,6 +53,7 @@ nlohmann::json to_json(const Plan& p) {
   put(o, "per_gpu_bytes", p.per_gpu_bytes);
   put(o, "pp", p.pp);
   if (p.ep > 1) put(o, "ep", p.ep);
+  if (p.dp_attention) put(o, "dp_attention", true);
   put(o, "price_date", i.price_date);
   put(o, "price_per_hour", p.price_per_hour);
   put(o, "price_per_instance_hour", p.price_per_instance_hour);

@@ -45,10 +45,11 @@ struct Config {
   int64_t tp = 1, pp = 1;
   int zero = 0;
   int64_t gpus = 1;
+  bool dp_attention = false;  // SGLang's --enable-dp-attention, where the planner chooses it
 };
 
-using ConfigKey = std::tuple<int64_t, int64_t, int, int64_t>;
-ConfigKey key_of(const Config& c) { return {c.tp, c.pp, c.zero, c.gpus}; }
+using ConfigKey = std::tuple<int64_t, int64_t, int, int64_t, bool>;
+ConfigKey key_of(const Config& c) { return {c.tp, c.pp, c.zero, c.gpus, c.dp_attention}; }
 
 // Where a layout may run: GPUs per instance and whether several instances can form one cluster.
 struct Shape {
@@ -105,12 +106,20 @@ int64_t expert_parallel(const Search& z, const Config& c) {
   return ep;
 }
 
+// Whether the planner weighs SGLang's DP attention (docs/planner.md "DP attention"): serving an MLA
+// model on SGLang with the option unset; the scenario's own setting is kept otherwise.
+bool auto_dp_attention(const Search& z) {
+  return !z.s.engine_options.dp_attention && z.s.engine == Engine::Sglang && !is_training(z.s.task) &&
+         z.s.model.mla.kv_lora_rank > 0;
+}
+
 const Scenario& at(Search& z, const Config& c) {
   z.scratch.tp = c.tp;
   z.scratch.pp = c.pp;
   z.scratch.gpus = c.gpus;
   z.scratch.training.zero = c.zero;
   z.scratch.ep = expert_parallel(z, c);
+  if (auto_dp_attention(z)) z.scratch.engine_options.dp_attention = c.dp_attention;
   return z.scratch;
 }
 
@@ -243,6 +252,15 @@ std::vector<Config> serving_configs(Search& z, const Gpu& gpu, const Shape& shap
     if (gpus % (tp * pp) != 0 || gpus > z.max_gpus) continue;
     if (spans(z, c, shape.per_instance) && !shape.can_span) continue;
     out.push_back(c);
+    // The same replica with SGLang's DP attention: each rank keeps only its own requests' latents
+    // (more sequences fit) and reads the whole attention weights (slower at a few sequences); the
+    // ranking keeps whichever serves cheaper. Without pipeline stages, as SGLang's guides run it:
+    // one replica of tp GPUs, which may fit where TP attention needed stages.
+    if (auto_dp_attention(z) && tp > 1 && s.pp == 1) {
+      const Config d{tp, 1, 0, s.gpus_set ? s.gpus : tp, true};
+      if (d.gpus % tp == 0 && d.gpus <= z.max_gpus && (!spans(z, d, shape.per_instance) || shape.can_span))
+        out.push_back(d);
+    }
   }
   return out;
 }
@@ -485,6 +503,7 @@ Plan make_plan(Search& z, const Instance& instance, const Gpu& gpu, const Config
   p.tp = c.tp;
   p.pp = c.pp;
   p.ep = expert_parallel(z, c);
+  p.dp_attention = dp_attention(at(z, c));
   p.zero = is_training(z.s.task) ? c.zero : 0;
   p.gpus = c.gpus;
   p.replicas = c.gpus / (c.tp * c.pp);

@@ -45,6 +45,7 @@ struct Plan {
   int64_t tp = 1;
   int64_t pp = 1;
   int64_t ep = 1;  // expert-parallel degree (Megatron-LM training of MoE models), out of the replicas
+  bool dp_attention = false;  // SGLang's --enable-dp-attention (the scenario's, or the planner's pick)
   int zero = 0;
   int64_t replicas = 1;      // data-parallel replicas: gpus / (tp x pp)
   double per_gpu_bytes = 0;  // the need, on the busiest GPU

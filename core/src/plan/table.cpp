@@ -406,6 +406,7 @@ json table_json(const json& input) {
         s["gpu"] = c["gpu"];
         for (const char* key : {"gpus", "tp", "pp"}) s[key] = p[key];
         if (p.contains("ep")) s["ep"] = p["ep"];
+        if (p.value("dp_attention", false)) s["engine_options"]["dp_attention"] = true;
         if (!table_workloads()[i].serving) s["training"]["zero"] = p["zero"];
         c["scenario"] = std::move(s);
       }

@@ -591,6 +591,11 @@ void validate_scenario(const Scenario& s) {
   if (s.pp > m.layers) {
     throw_error("pp", "pp_layers", {{"layers", m.layers}});
   }
+  // SGLang's --enable-dp-attention; vLLM's data-parallel attention is another layout
+  // (--data-parallel-size with --enable-expert-parallel, TP 1), which the scenario does not size.
+  if (s.engine_options.dp_attention.value_or(false) && s.engine != Engine::Sglang) {
+    throw_error("engine_options.dp_attention", "dp_attention_engine", {{"engine", to_string(s.engine)}});
+  }
   if (s.ep > 1) {
     // Megatron-LM's expert parallelism (--expert-model-parallel-size): the serving engines place
     // experts over their TP ranks themselves (launch adds --enable-expert-parallel / --ep-size).

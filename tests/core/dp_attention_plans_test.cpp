@@ -1,0 +1,147 @@
+// Expert judgements on SGLang's data-parallel attention as a planned layout (docs/planner.md "DP
+// attention"): an engineer serving DeepSeek-V3/R1 on one 8-GPU node at high concurrency starts
+// SGLang with --tp 8 --enable-dp-attention --dp-size 8 (SGLang's DeepSeek guide and the LMSYS
+// large-scale EP posts); at a handful of sequences plain TP attention reads fewer bytes per step.
+// Written before the planner considered the option.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "gpusizer/api.h"
+#include "plan/estimate.h"
+#include "plan/planner.h"
+
+using namespace gpusizer;
+using nlohmann::json;
+
+namespace {
+
+struct Ranked {
+  Scenario s;
+  std::vector<Plan> plans;
+};
+
+Ranked ranked(const json& j) {
+  Ranked r{parse_scenario(j), {}};
+  r.plans = rank_plans(r.s);
+  return r;
+}
+
+const Plan& top(const Ranked& r) {
+  REQUIRE_FALSE(r.plans.empty());
+  REQUIRE(r.plans.front().fits);
+  return r.plans.front();
+}
+
+// deepseek-ai/DeepSeek-V2.5's config.json (236B, MLA): TP4 in fp8 fits 4 H200s.
+const char* const kDeepSeekV2 = R"({
+  "architectures": ["DeepseekV2ForCausalLM"], "first_k_dense_replace": 1, "hidden_size": 5120,
+  "intermediate_size": 12288, "kv_lora_rank": 512, "max_position_embeddings": 163840,
+  "model_type": "deepseek_v2", "moe_intermediate_size": 1536, "moe_layer_freq": 1,
+  "n_routed_experts": 160, "n_shared_experts": 2, "num_attention_heads": 128,
+  "num_experts_per_tok": 6, "num_hidden_layers": 60, "num_key_value_heads": 128,
+  "q_lora_rank": 1536, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+  "tie_word_embeddings": false, "v_head_dim": 128, "vocab_size": 102400})";
+
+json v3_on_h200(int64_t batch) {
+  return json{{"model", "deepseek-v3"}, {"engine", "sglang"}, {"gpu", "h200"},
+              {"batch", batch},         {"seq_len", 4096},    {"output_tokens", 1024}};
+}
+
+// The launch of the cheapest ranked plan on H200 instances (a scenario `gpu` would launch its own layout).
+std::string launch_text(json scenario) {
+  scenario.erase("gpu");
+  scenario["filters"] = {{"gpus", {"h200"}}};
+  const ApiResult r = run_command("launch", scenario.dump());
+  INFO(r.error_field << ": " << r.error_message);
+  REQUIRE(r.ok);
+  const json& out = r.value;
+  std::string text;
+  for (const json& c : out["commands"]) text += c["text"].get<std::string>() + "\n";
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("Expert: SGLang serves DeepSeek-V3 at 256 sequences on 8 H200 with DP attention",
+          "[expert][dp_attention]") {
+  const Ranked r = ranked(v3_on_h200(256));
+  const Plan& p = top(r);
+  CHECK(p.instances == 1);
+  CHECK(p.tp == 8);
+  CHECK(p.pp == 1);
+  CHECK(p.dp_attention);
+  // The plan's own figures are the estimate's with the option on.
+  Scenario t = r.s;
+  t.gpus = p.gpus;
+  t.tp = p.tp;
+  t.engine_options.dp_attention = true;
+  CHECK(estimate(t).memory.per_gpu_bytes == Approx(p.per_gpu_bytes).epsilon(1e-9));
+  REQUIRE(p.throughput);
+  CHECK(estimate(t).throughput->generation_tokens_per_s ==
+        Approx(p.throughput->generation_tokens_per_s).epsilon(1e-9));
+}
+
+TEST_CASE("Expert: at one sequence SGLang keeps TP attention", "[expert][dp_attention]") {
+  const Ranked r = ranked(v3_on_h200(1));
+  const Plan& p = top(r);
+  CHECK(p.tp == 8);
+  CHECK_FALSE(p.dp_attention);
+}
+
+TEST_CASE("Expert: DP attention is planned only where it exists: SGLang, MLA models, serving",
+          "[expert][dp_attention]") {
+  json vllm = v3_on_h200(256);
+  vllm["engine"] = "vllm";
+  for (const Plan& p : ranked(vllm).plans) CHECK_FALSE(p.dp_attention);
+  json gqa = json{
+      {"model", "qwen3-235b-a22b"}, {"engine", "sglang"}, {"gpu", "h200"}, {"batch", 256}, {"seq_len", 4096},
+      {"output_tokens", 1024}};
+  for (const Plan& p : ranked(gqa).plans) CHECK_FALSE(p.dp_attention);
+  json off = v3_on_h200(256);
+  off["engine_options"] = {{"dp_attention", false}};
+  for (const Plan& p : ranked(off).plans) CHECK_FALSE(p.dp_attention);
+}
+
+TEST_CASE("Expert: the launch line sets the DP attention the plan was sized with", "[expert][dp_attention]") {
+  const std::string on = launch_text(v3_on_h200(256));
+  CHECK(on.find("--enable-dp-attention") != std::string::npos);
+  CHECK(on.find("--dp-size 8") != std::string::npos);
+  CHECK(on.find("--tp-size 8") != std::string::npos);
+  CHECK(on.find("--max-running-requests 256") != std::string::npos);  // SGLang divides it by dp_size
+  const std::string off = launch_text(v3_on_h200(1));
+  CHECK(off.find("--enable-dp-attention") == std::string::npos);
+  CHECK(off.find("--dp-size") == std::string::npos);
+}
+
+TEST_CASE("Expert: DP attention replicas in one node are separate servers", "[expert][dp_attention]") {
+  // 2 x TP4 on one 8-GPU node: SGLang's --dp-size is the attention's data parallelism under
+  // --enable-dp-attention, so replicas cannot share one command.
+  json j = {{"model", {{"hf_config", json::parse(kDeepSeekV2)}}},
+            {"engine", "sglang"},
+            {"weights", "fp8"},
+            {"gpu", "h200"},
+            {"gpus", 8},
+            {"tp", 4},
+            {"batch", 64},
+            {"engine_options", {{"dp_attention", true}}}};
+  const ApiResult r = run_command("launch", j.dump());
+  INFO(r.error_field << ": " << r.error_message);
+  REQUIRE(r.ok);
+  const json& out = r.value;
+  const std::string text = out["commands"][0]["text"].get<std::string>();
+  CHECK(text.find("--dp-size 4") != std::string::npos);
+  CHECK(text.find("CUDA_VISIBLE_DEVICES=0,1,2,3 ") != std::string::npos);
+  bool note = false;
+  for (const json& n : out["note_details"]) note = note || n["code"] == "replica_per_server";
+  CHECK(note);
+}
+
+TEST_CASE("engine_options.dp_attention is SGLang's: other engines are told so", "[dp_attention]") {
+  const ApiResult r = run_command(
+      "estimate",
+      R"({"model":"deepseek-v3","engine":"vllm","gpu":"h200","gpus":8,"tp":8,"engine_options":{"dp_attention":true}})");
+  REQUIRE_FALSE(r.ok);
+  CHECK(r.error_field == "engine_options.dp_attention");
+  CHECK(r.error_code == "dp_attention_engine");
+}
