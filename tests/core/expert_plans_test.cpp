@@ -608,3 +608,37 @@ TEST_CASE("Expert: QLoRA runs slower than LoRA: the 4-bit base is dequantized in
     CHECK(speed(model, gpu, "qlora", 256) / speed(model, gpu, "lora", 256) < qlora / lora);
   }
 }
+
+TEST_CASE("Expert: DeepSeek-R1, Kimi K2 and Qwen3-235B are served as TP8 inside one node of big cards",
+          "[expert]") {
+  // Issue judgement: R1 FP8 was planned TP4 x PP2 on B200 and TP2 x PP4 on H200, Kimi K2 as a
+  // 7-stage pipeline on 7 of 8 B200s; the deployment guides run one 8-GPU node with TP8.
+  const auto on = [](const std::vector<GpuTakes>& all, const char* id) {
+    const auto it = std::find_if(all.begin(), all.end(), [&](const GpuTakes& t) { return t.gpu->id == id; });
+    REQUIRE(it != all.end());
+    return *it;
+  };
+  for (const char* model : {"deepseek-r1", "kimi-k2"}) {
+    INFO(model);
+    const Scenario s = parse_scenario(json{{"model", model}, {"batch", 8}, {"seq_len", 8192}});
+    const std::vector<GpuTakes> takes = what_it_takes(s);
+    for (const char* gpu : {"h200", "b200"}) {
+      INFO(gpu);
+      const GpuTakes t = on(takes, gpu);
+      CHECK(t.fits);
+      CHECK(t.gpus == 8);
+      CHECK(t.tp == 8);
+      CHECK(t.pp == 1);
+    }
+    const Ranked r = ranked(json{{"model", model}, {"batch", 8}, {"seq_len", 8192}});
+    check_cross_instance_rules(r);
+    const Plan& p = top(r);
+    CHECK(p.instances == 1);
+    CHECK(p.tp == 8);
+  }
+  const Ranked q = ranked(json{{"model", "qwen3-235b-a22b"}, {"batch", 8}, {"seq_len", 8192}});
+  for (const Plan* p : fitting(q, 3)) {
+    CHECK(p->instances == 1);
+    CHECK(p->pp == 1);
+  }
+}
