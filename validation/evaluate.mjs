@@ -83,15 +83,9 @@ function dpAttentionTtft(todo, results, bin) {
     const one = estimateAll(bin, lone.map(([r]) => ({ ...r.cov.scenario, batch: 1 })));
     lone.forEach(([r], k) => { if (!one[k].error) r.cov.ttftOne = (one[k].value.throughput || {}).time_to_first_token_s; });
   }
-  // SGLang's --enable-dp-attention: each GPU caches the MLA latents of its own requests only, about TP
-  // times the KV capacity of TP attention, which the memory estimate does not split (its MLA cache is whole
-  // on every rank, so engine_options.dp_attention changes the speed terms only); where the admitted batch
-  // binds (arrivals queue), the figure follows that capacity.
-  for (const r of todo) {
-    if (r.cov.overloaded && /--enable-dp-attention/.test((r.c.engine_options || {}).server_flags || '')) {
-      r.cov.skip = r.cov.skip || 'not scored: SGLang --enable-dp-attention (each GPU caches only its own requests, about TP x the KV capacity) is not a scenario option, and this run is bound by that capacity';
-    }
-  }
+  // SGLang's --enable-dp-attention also splits the MLA cache: each rank keeps its own requests' latents
+  // (memory_inference.cpp, since a43544b), so where the admitted batch binds (arrivals queue) the
+  // estimate's own capacity is the figure's.
 }
 
 // At a finite request rate the server emits at most what arrives: rate x output tokens per request.
