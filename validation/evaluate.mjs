@@ -15,7 +15,10 @@ function admitted(cov, result) {
   const engine = est.memory && est.memory.engine;
   let cap = Infinity;
   if (engine && engine.kv_tokens > 0) {
-    cap = Math.max(1, Math.floor(engine.kv_tokens / ((s.prompt_tokens || 1) + (s.output_tokens || 1) / 2)));
+    // kv_tokens is one rank's pool, as the engine logs it; under SGLang's DP attention each of the tp
+    // ranks holds its own requests in its own pool (docs/speed.md "DP attention").
+    const pools = (s.engine_options || {}).dp_attention === true ? (s.tp || 1) : 1;
+    cap = Math.max(1, Math.floor(pools * engine.kv_tokens / ((s.prompt_tokens || 1) + (s.output_tokens || 1) / 2)));
   }
   // The memory estimate holds each sequence at the full seq_len: beyond its largest batch (max.batch) a
   // re-estimate at the admitted batch would not fit, so the admitted batch never exceeds it.
