@@ -145,3 +145,16 @@ TEST_CASE("engine_options.dp_attention is SGLang's: other engines are told so", 
   CHECK(r.error_field == "engine_options.dp_attention");
   CHECK(r.error_code == "dp_attention_engine");
 }
+
+TEST_CASE("Expert: what it takes counts the GPUs DP attention saves", "[expert][dp_attention]") {
+  const Scenario s = parse_scenario(v3_on_h200(256));
+  for (const GpuTakes& t : what_it_takes(s)) {
+    if (t.gpu->id != "h200") continue;
+    CHECK(t.fits);
+    CHECK(t.gpus == 8);
+    CHECK(t.dp_attention);
+  }
+  for (const GpuTakes& t : what_it_takes(parse_scenario(v3_on_h200(1)))) {
+    if (t.gpu->id == "h200") CHECK_FALSE(t.dp_attention);
+  }
+}

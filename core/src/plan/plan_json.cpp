@@ -87,6 +87,7 @@ nlohmann::json to_json(const GpuTakes& t) {
                                      {"per_gpu_bytes", t.per_gpu_bytes},
                                      {"usable_bytes", t.usable_bytes}});
   if (t.ep > 1) j["ep"] = t.ep;
+  if (t.dp_attention) j["dp_attention"] = true;
   if (!t.reason.empty()) j["reason"] = t.reason;
   if (!t.reason_code.empty()) j["reason_code"] = t.reason_code;
   if (!t.reason_values.empty()) j["reason_values"] = t.reason_values;

@@ -671,7 +671,10 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
   auto consider = [&](const Config& c) {
     const double bytes = per_gpu_bytes(z, c, gpu);
     if (bytes <= out.usable_bytes) {
-      if (!best || c.gpus < best->gpus || (c.gpus == best->gpus && c.pp < best->pp)) best = c;
+      // Fewest GPUs, then fewest stages, then TP attention (fewer bytes per step at a few sequences).
+      if (!best || c.gpus < best->gpus || (c.gpus == best->gpus && c.pp < best->pp) ||
+          (c.gpus == best->gpus && c.pp == best->pp && best->dp_attention && !c.dp_attention))
+        best = c;
     } else if (!closest || bytes < closest_bytes) {
       closest = c;
       closest_bytes = bytes;
@@ -710,6 +713,9 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
                                     return Config{tp, p, 0, tp * p};
                                   }));
       consider({tp, pp, 0, tp * pp});
+      // As serving_configs: the replica of tp GPUs with SGLang's DP attention, which may fit where
+      // TP attention needs stages.
+      if (auto_dp_attention(z) && tp > 1) consider({tp, 1, 0, tp, true});
     }
   }
   const std::optional<Config>& shown = best ? best : closest;
@@ -719,6 +725,7 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
     out.tp = shown->tp;
     out.pp = shown->pp;
     out.ep = expert_parallel(z, *shown);
+    out.dp_attention = dp_attention(at(z, *shown));
     out.zero = is_training(z.s.task) ? shown->zero : 0;
     out.per_gpu_bytes = per_gpu_bytes(z, *shown, gpu);
   }

@@ -75,6 +75,7 @@ struct GpuTakes {
   int64_t tp = 1;
   int64_t pp = 1;
   int64_t ep = 1;
+  bool dp_attention = false;  // SGLang's DP attention (serving MLA models: docs/planner.md "DP attention")
   int zero = 0;
   double per_gpu_bytes = 0;  // of that layout (or of the closest one when none fits)
   double usable_bytes = 0;
