@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gpusizer/api.h"
+#include "hf_configs.h"
 #include "plan/estimate.h"
 #include "plan/planner.h"
 
@@ -33,15 +34,8 @@ const Plan& top(const Ranked& r) {
   return r.plans.front();
 }
 
-// deepseek-ai/DeepSeek-V2.5's config.json (236B, MLA): TP4 in fp8 fits 4 H200s.
-const char* const kDeepSeekV2 = R"({
-  "architectures": ["DeepseekV2ForCausalLM"], "first_k_dense_replace": 1, "hidden_size": 5120,
-  "intermediate_size": 12288, "kv_lora_rank": 512, "max_position_embeddings": 163840,
-  "model_type": "deepseek_v2", "moe_intermediate_size": 1536, "moe_layer_freq": 1,
-  "n_routed_experts": 160, "n_shared_experts": 2, "num_attention_heads": 128,
-  "num_experts_per_tok": 6, "num_hidden_layers": 60, "num_key_value_heads": 128,
-  "q_lora_rank": 1536, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
-  "tie_word_embeddings": false, "v_head_dim": 128, "vocab_size": 102400})";
+// deepseek-ai/DeepSeek-V2.5 (236B, MLA): TP4 in fp8 fits 4 H200s.
+const char* const kDeepSeekV2 = gpusizer_test::kDeepSeekV25Config;
 
 json v3_on_h200(int64_t batch) {
   return json{{"model", "deepseek-v3"}, {"engine", "sglang"}, {"gpu", "h200"},

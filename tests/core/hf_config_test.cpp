@@ -2,6 +2,8 @@
 // preset counts, and every malformed config is an InputError naming its key.
 #include <catch2/catch.hpp>
 
+#include "hf_configs.h"
+
 #include <string>
 #include <vector>
 
@@ -691,14 +693,7 @@ TEST_CASE("other MoE configs: Qwen2-MoE shared expert, DeepSeek-V2") {
   CHECK(q.active == Approx(14.2e9).epsilon(0.01));
 
   // deepseek-ai/DeepSeek-V2.5 config.json: 236B total, 21B active (DeepSeek-V2 paper).
-  const char* const deepseek_v2 = R"({
-    "architectures": ["DeepseekV2ForCausalLM"], "first_k_dense_replace": 1, "hidden_size": 5120,
-    "intermediate_size": 12288, "kv_lora_rank": 512, "max_position_embeddings": 163840,
-    "model_type": "deepseek_v2", "moe_intermediate_size": 1536, "moe_layer_freq": 1,
-    "n_routed_experts": 160, "n_shared_experts": 2, "num_attention_heads": 128,
-    "num_experts_per_tok": 6, "num_hidden_layers": 60, "num_key_value_heads": 128,
-    "q_lora_rank": 1536, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
-    "tie_word_embeddings": false, "v_head_dim": 128, "vocab_size": 102400})";
+  const char* const deepseek_v2 = gpusizer_test::kDeepSeekV25Config;
   const Architecture v2 = gpusizer::from_hf_config(json::parse(deepseek_v2));
   CHECK_FALSE(v2.router_bias);
   CHECK(v2.dense_layers == 1);
