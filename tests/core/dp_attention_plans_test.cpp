@@ -103,6 +103,7 @@ TEST_CASE("Expert: the launch line sets the DP attention the plan was sized with
   CHECK(on.find("--dp-size 8") != std::string::npos);
   CHECK(on.find("--tp-size 8") != std::string::npos);
   CHECK(on.find("--max-running-requests 256") != std::string::npos);  // SGLang divides it by dp_size
+  CHECK(on.find("--mem-fraction-static") != std::string::npos);  // its default does not hold under the flag
   const std::string off = launch_text(v3_on_h200(1));
   CHECK(off.find("--enable-dp-attention") == std::string::npos);
   CHECK(off.find("--dp-size") == std::string::npos);

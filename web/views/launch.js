@@ -34,7 +34,7 @@ export function launchView(root, { catalog }) {
       const notes = result.note_details ?? result.notes.map((message) => ({ message }));
       replace(root, head,
         h('p', { class: 'hint', id: 'launch-plan' }, t(p.instance ? 'launchOn' : 'launchFor', {
-          instance: p.instance, n: p.gpus, gpu, tp: p.tp, pp: p.pp, ep: `${p.ep > 1 ? ` · EP ${p.ep}` : ''}${p.dp_attention ? ' · DP attention' : ''}`, dp: p.dp, zero: p.zero, dtype: p.dtype })),
+          instance: p.instance, n: p.gpus, gpu, tp: p.tp, pp: p.pp, extra: `${p.ep > 1 ? ` · EP ${p.ep}` : ''}${p.dp_attention ? ` · ${t('dpAttention')}` : ''}`, dp: p.dp, zero: p.zero, dtype: p.dtype })),
         result.commands.map((c) => h('div', { class: 'launch-item' },
           h('div', { class: 'toolbar' },
             h('h3', {}, c.filename ?? c.tool, ' ', h('span', { class: 'hint' }, t('checked', { v: c.version_checked }))),

@@ -37,7 +37,7 @@ const COLUMNS = [
   { key: 'per_gpu_bytes', num: true, value: (p) => p.per_gpu_bytes, text: (p) => gib(p.per_gpu_bytes) },
   { key: 'speed', num: true, value: speed, text: (p) => `${int(speed(p))}/s`,
     label: (plans) => t(plans[0].throughput?.train_tokens_per_s ? 'p.train' : 'p.decode') },
-  { key: 'parallel', value: (p) => p.tp * p.pp, text: (p) => `${p.tp} · ${p.pp}${p.ep > 1 ? ` · EP ${p.ep}` : ''}${p.dp_attention ? ' · DP attention' : ''} · ${p.zero}` },
+  { key: 'parallel', value: (p) => p.tp * p.pp, text: (p) => `${p.tp} · ${p.pp}${p.ep > 1 ? ` · EP ${p.ep}` : ''}${p.dp_attention ? ` · ${t('dpAttention')}` : ''} · ${p.zero}` },
   { key: 'links', value: linkText },
 ];
 

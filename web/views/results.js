@@ -166,7 +166,7 @@ function warningsCard(estimate) {
 function takesText(entry) {
   if (!entry) return '—';
   if (!entry.fits) return t('takesNone');
-  const layout = [entry.tp > 1 && `TP ${entry.tp}`, entry.pp > 1 && `PP ${entry.pp}`, entry.ep > 1 && `EP ${entry.ep}`, entry.dp_attention && 'DP attention', entry.zero > 0 && `ZeRO-${entry.zero}`].filter(Boolean);
+  const layout = [entry.tp > 1 && `TP ${entry.tp}`, entry.pp > 1 && `PP ${entry.pp}`, entry.ep > 1 && `EP ${entry.ep}`, entry.dp_attention && t('dpAttention'), entry.zero > 0 && `ZeRO-${entry.zero}`].filter(Boolean);
   const count = entry.gpus === 1 ? t('takesGpu') : t('takesGpus', { n: entry.gpus });
   return `${count}${layout.length ? ` (${layout.join(', ')})` : ''}`;
 }

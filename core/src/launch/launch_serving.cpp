@@ -222,9 +222,9 @@ void add_sglang(const LaunchContext& c, Launch& out) {
   // rest. Its own default where the weights and the scenario's KV cache fit in it, else the estimate's.
   const MemoryBreakdown& b = c.estimate.memory.breakdown;
   const double own = sglang_default_fraction(*c.gpu, c.plan.tp, c.plan.pp);
-  // Under DP attention SGLang reserves more for its CUDA graphs (cuda_graph_max_bs x dp_size x 3 MiB
-  // and more above 300 in server_args.py after the v0.5.0 line), which sglang_default_fraction
-  // does not model: the fraction is then always written.
+  // Under DP attention SGLang reserves more for its CUDA graphs (cuda_graph_max_bs x dp_size x 3 MiB,
+  // more above a graph batch of 300: sgl-project/sglang PR #10975, server_args.py), which
+  // sglang_default_fraction does not model: the fraction is then always written.
   const bool dpa = dp_attention(c.s);
   const bool default_holds = !dpa && (b.weights + b.kv_cache) / c.gpu->memory_bytes <= own;
   const double fraction = default_holds ? own : memory_fraction(b.weights + b.kv_cache, *c.gpu);
