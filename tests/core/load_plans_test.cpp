@@ -35,7 +35,12 @@ json replica_point(const json& scenario, const json& plan) {
   one["batch"] = c;
   const json e = value_of("estimate", one);
   for (const json& p : e.at("throughput").at("curve")) {
-    if (p.at("batch").get<double>() == static_cast<double>(c)) return p;
+    if (p.at("batch").get<double>() != static_cast<double>(c)) continue;
+    // The estimate's headline at the plan's concurrency is the point the plan was sized on
+    // (review reject: under DP attention it read 52 ms where the plan said 40 ms).
+    CHECK(e.at("throughput").at("time_per_output_token_s").get<double>() ==
+          Approx(p.at("tpot_s").get<double>()).epsilon(1e-9));
+    return p;
   }
   FAIL("no curve point at the plan's concurrency " << c << ": " << one.dump());
   return json();
@@ -98,6 +103,20 @@ TEST_CASE("DeepSeek-V3 on SGLang at 4 requests/s: DP attention replicas hold at 
                   {"output_tokens", 1024},
                   {"filters", {{"gpus", {"h200", "b200"}}}},
                   {"load", {{"requests_per_s", 4}, {"ttft_s", 5.0}, {"tpot_s", 0.1}}}};
+  CHECK(check_load_plans(s) >= 1);
+}
+
+TEST_CASE(
+    "DeepSeek-V3 on SGLang, long prompts at 1 request/s: a DP attention plan is sized on the "
+    "estimate's own time per output token",
+    "[load][dp_attention]") {
+  // Review reject: a V3 plan sized for TPOT 40 ms read 52 ms in the estimate at its concurrency
+  // (229): the curve the planner read left out the passes other prompts take under DP attention.
+  const json s = {{"model", "deepseek-v3"},          {"engine", "sglang"},
+                  {"prompt_tokens", 8192},           {"output_tokens", 2048},
+                  {"filters", {{"gpus", {"h200"}}}}, {"load", {{"requests_per_s", 1}, {"tpot_s", 0.2}}}};
+  const json top = value_of("rank", s).at("plans").at(0);
+  CHECK(top.value("dp_attention", false));
   CHECK(check_load_plans(s) >= 1);
 }
 

@@ -467,6 +467,27 @@ double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const E
   return std::max(compute_s, memory_s) + split_k_s + scores_s + comm_s + kernel_s + host_s;
 }
 
+// A request's time per output token among `batch` in flight, from the decode step and the batch's
+// prefill: the estimate's headline and its curve points (serving_point) both read it.
+double tpot_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,
+              const Links& links, double batch, double step_s, double batch_prefill_s) {
+  const double output = std::max(static_cast<double>(s.output_tokens), 1.0);
+  if (batch <= 1) return step_s;
+  if (dp_attention(s)) {
+    // DP attention: all ranks take each forward pass together (the MoE gathers every rank's tokens)
+    // and SGLang 0.4 does not mix prompts into decode batches (enable_mixed_chunk off), so the other
+    // B - 1 requests' prompts, each prefilled whole on its own rank, hold the decode steps
+    // (speed_dp_attention.cpp): a request's time per output token counts those passes.
+    const double one_prompt_s = prefill_s(s, gpu, c, e, links, 1, static_cast<double>(s.prompt_tokens));
+    return step_s + dp_attention_stall_s(one_prompt_s, batch - 1) / output;
+  }
+  // Continuous batching with chunked prefill (vLLM V1 and SGLang defaults, TensorRT-LLM inflight
+  // batching): the other requests' prompt chunks run inside the decode steps, so a request among B
+  // sees (B - 1) / B of the batch's prefill spread over its output tokens (in a burst, each of the
+  // others once; at a steady load, each is replaced once while the request decodes).
+  return step_s + (batch - 1) / batch * batch_prefill_s / output;
+}
+
 Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c,
                               const EngineEfficiency& e, const Links& links) {
   const double dp = static_cast<double>(s.dp());
@@ -485,16 +506,7 @@ Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCost
   // Continuous batching with chunked prefill (vLLM V1 and SGLang defaults, TensorRT-LLM inflight
   // batching): the other requests' prompt chunks run inside the decode steps, so a request of a
   // burst of B sees (B - 1) / B of the batch's prefill spread over its output tokens.
-  const double others = batch > 1 ? (batch - 1) / batch : 0;
-  t.time_per_output_token_s = step_s + others * t.time_to_first_token_s / std::max(output, 1.0);
-  if (dp_attention(s) && batch > 1) {
-    // DP attention: all ranks take each forward pass together (the MoE gathers every rank's tokens)
-    // and SGLang 0.4 does not mix prompts into decode batches (enable_mixed_chunk off), so the other
-    // B - 1 requests' prompts, each prefilled whole on its own rank, hold the decode steps
-    // (speed_dp_attention.cpp): a request's time per output token counts those passes.
-    const double one_prompt_s = prefill_s(s, gpu, c, e, links, 1, prompt);
-    t.time_per_output_token_s = step_s + dp_attention_stall_s(one_prompt_s, batch - 1) / output;
-  }
+  t.time_per_output_token_s = tpot_s(s, gpu, c, e, links, batch, step_s, t.time_to_first_token_s);
   return t;
 }
 
@@ -673,10 +685,12 @@ ServingPoint serving_point(const Scenario& s, const Gpu& gpu, const ModelCosts& 
   const double prefill = prefill_s(s, gpu, c, e, links, b, prompt);
   const double step = decode_step_s(s, gpu, c, e, links, b, prompt + output / 2);
   p.ttft_s = prefill * (b + 1) / (2 * b);
-  // While one request decodes its output, each of the other b - 1 is replaced once at a steady
-  // load: their prompts' chunks run in the same steps.
-  p.tpot_s = step + (b > 1 ? (b - 1) / b : 0) * prefill / output;
+  p.tpot_s = tpot_s(s, gpu, c, e, links, b, step, prefill);
   p.ttft_joining_s = prefill_s(s, gpu, c, e, links, 1, prompt) + step;
+  // The batch's output over its prefill and output steps: the estimate's generation rate at b.
+  // Under DP attention prompts on different ranks share a pass here; the time per output token
+  // above is the bound where each takes its own (the planner's capacity reads that one). Measured:
+  // with one pass per prompt the DataCrunch H200 rows' output reads 17-67 % low, docs/speed.md.
   p.output_tokens_per_s = b * output / (prefill + output * step);
   return p;
 }
