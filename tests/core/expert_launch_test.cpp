@@ -132,10 +132,19 @@ TEST_CASE("Megatron-LM pre-training over TP x PP launches pretrain_gpt.py with t
   CHECK_FALSE(has_code(out.at("warning_details"), "launch_parallelism_unsupported"));
   CHECK(has_code(out.at("note_details"), "megatron_layout_only"));
   CHECK_FALSE(has_code(out.at("note_details"), "train_py"));
-  // A fine-tune over TP is still no command: the fine-tuning tools here are data-parallel.
-  const json full = launch(R"({"model":"llama-3.1-70b","task":"full","gpu":"h100-80gb","gpus":16,"tp":2})");
-  CHECK(full.at("commands").empty());
-  CHECK(has_code(full.at("warning_details"), "launch_parallelism_unsupported"));
+  // A fine-tune over TP of a family Megatron-SWIFT converts runs there; Mixtral's is no command:
+  // the other fine-tuning tools are data-parallel.
+  const json full = launch(
+      R"({"model":"llama-3.1-70b","task":"full","engine":"megatron","gpu":"h100-80gb","gpus":16,"tp":2})");
+  CHECK(text_of(full, "megatron-swift").find("--tensor_model_parallel_size 2") != std::string::npos);
+  CHECK(has_code(full.at("note_details"), "megatron_swift_layout"));
+  const json mixtral = launch(
+      R"({"model":"mixtral-8x7b","task":"full","engine":"megatron","gpu":"h100-80gb","gpus":16,"tp":2})");
+  CHECK(mixtral.at("commands").empty());
+  CHECK(has_code(mixtral.at("warning_details"), "launch_parallelism_unsupported"));
+  // DeepSpeed itself has no TP: a scenario that sets it gets no command.
+  const json ds = launch(R"({"model":"llama-3.1-70b","task":"full","gpu":"h100-80gb","gpus":16,"tp":2})");
+  CHECK(ds.at("commands").empty());
 }
 
 TEST_CASE("Engine megatron: its pretrain_gpt.py comes first, and no note says none is generated",
@@ -145,9 +154,15 @@ TEST_CASE("Engine megatron: its pretrain_gpt.py comes first, and no note says no
   REQUIRE_FALSE(out.at("commands").empty());
   CHECK(out.at("commands")[0].at("tool") == "megatron-lm");
   CHECK_FALSE(has_code(out.at("note_details"), "megatron_as_deepspeed"));
-  // A fine-tune with engine megatron has no Megatron command: the note says so.
+  // A LoRA with engine megatron runs Megatron-SWIFT first (where ms-swift converts the family);
+  // Mixtral's has no Megatron command: the note says so.
   const json lora = launch(R"({"model":"llama-3.1-8b","task":"lora","engine":"megatron","gpu":"h100-80gb"})");
-  CHECK(has_code(lora.at("note_details"), "megatron_as_deepspeed"));
+  REQUIRE(lora.at("commands").size() >= 3);
+  CHECK(lora.at("commands")[1].at("tool") == "megatron-swift");
+  CHECK_FALSE(has_code(lora.at("note_details"), "megatron_as_deepspeed"));
+  const json mixtral =
+      launch(R"({"model":"mixtral-8x7b","task":"lora","engine":"megatron","gpu":"h100-80gb"})");
+  CHECK(has_code(mixtral.at("note_details"), "megatron_as_deepspeed"));
 }
 
 TEST_CASE("An fp8 KV cache on an A100 is no fp8-tensor-core warning; fp8 weights there are", "[expert]") {
@@ -333,7 +348,7 @@ TEST_CASE(
   // An MoE: Megatron-LM's examples/mixtral recipe balances the experts with an auxiliary loss and
   // dispatches tokens all-to-all.
   const json moe = launch(
-      R"({"model":"qwen3-30b-a3b","task":"pretrain","engine":"megatron","gpu":"h100-80gb","gpus":8,"tp":8,
+      R"({"model":"qwen3-30b-a3b","task":"pretrain","engine":"megatron","gpu":"h100-80gb","gpus":8,"tp":4,
           "seq_len":4096,"training":{"tokens":1e11}})");
   const std::string m = text_of(moe, "megatron-lm");
   CHECK(value_of(m, "--moe-router-load-balancing-type") == "aux_loss");

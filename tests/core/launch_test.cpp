@@ -467,6 +467,42 @@ const std::map<std::string, std::set<std::string>>& known_flags() {
        {"--model", "--infer_backend", "--torch_dtype", "--vllm_tensor_parallel_size",
         "--vllm_pipeline_parallel_size", "--vllm_data_parallel_size", "--vllm_max_model_len",
         "--vllm_max_num_seqs", "--vllm_gpu_memory_utilization", "--max_batch_size", "--max_length"}},
+      // ms-swift 3.9's checkpoint conversion and Megatron-SWIFT (docs/source_en/Megatron-SWIFT/
+      // Quick-start.md, swift/megatron/argument/megatron_args.py at v3.9.0).
+      {"swift export",
+       {"--model", "--to_mcore", "--to_hf", "--mcore_model", "--torch_dtype", "--output_dir"}},
+      {"megatron sft",
+       {"--load",
+        "--dataset",
+        "--train_type",
+        "--lora_rank",
+        "--target_modules",
+        "--tensor_model_parallel_size",
+        "--pipeline_model_parallel_size",
+        "--sequence_parallel",
+        "--expert_model_parallel_size",
+        "--moe_grouped_gemm",
+        "--moe_aux_loss_coeff",
+        "--use_distributed_optimizer",
+        "--micro_batch_size",
+        "--global_batch_size",
+        "--recompute_granularity",
+        "--recompute_method",
+        "--recompute_num_layers",
+        "--finetune",
+        "--bf16",
+        "--fp16",
+        "--lr",
+        "--min_lr",
+        "--lr_warmup_fraction",
+        "--max_length",
+        "--train_iters",
+        "--max_epochs",
+        "--packing",
+        "--save",
+        "--save_interval",
+        "--no_save_optim",
+        "--no_save_rng"}},
       {"swift sft",
        {"--model",
         "--train_type",
@@ -514,8 +550,11 @@ const std::map<std::string, std::set<std::string>>& known_flags() {
 std::string tool_key(const Parsed& p, const std::string& text) {
   if (p.program == "vllm") return "vllm serve";
   if (p.program == "python") return "sglang";
-  if (p.program == "swift")
+  if (p.program == "swift") {
+    if (text.find("swift export") != std::string::npos) return "swift export";
     return text.find("swift deploy") != std::string::npos ? "swift deploy" : "swift sft";
+  }
+  if (p.program == "megatron") return "megatron sft";
   if (p.program == "lmdeploy") return "lmdeploy";
   return p.program;
 }
@@ -536,9 +575,13 @@ bool layout_allowed(const Scenario& s, const Plan& p) {
   // replica over several instances need the engine's multi-node support.
   const bool replica_spans = (p.gpus / p.instances) % (p.tp * p.pp) != 0;
   if (p.instances > 1 && (is_training(s.task) || replica_spans) && !caps.multi_node) return false;
-  // The training tools are data-parallel, except Megatron-LM's pre-training from scratch.
+  // The training tools are data-parallel, except Megatron-LM's pre-training from scratch and
+  // Megatron-SWIFT's full and LoRA fine-tunes of the families ms-swift 3.9 converts.
   const bool megatron = s.engine == Engine::Megatron && s.task == Task::Pretrain;
-  if (is_training(s.task) && (p.tp > 1 || p.pp > 1) && !megatron) return false;
+  const std::set<std::string> swift_families = {"llama",       "qwen2",    "qwen3",     "qwen3_moe",
+                                                "deepseek_v3", "glm4_moe", "qwen3_next"};
+  const bool swift = (s.task == Task::Full || s.task == Task::Lora) && swift_families.count(s.model.family);
+  if (is_training(s.task) && (p.tp > 1 || p.pp > 1) && !megatron && !swift) return false;
   return true;
 }
 
@@ -638,6 +681,21 @@ void check_training(const Scenario& s, const Plan& plan, const json& out) {
     }
     if (cmd["kind"] != "shell") continue;
     const Parsed p = parse_shell(text);
+    if (cmd["tool"] == "megatron-swift") {
+      // megatron sft reads the node layout from the environment, as ms-swift does.
+      for (const auto& f : p.flags) CHECK(known_flags().at("megatron sft").count(f.first) == 1);
+      const int64_t nodes = p.env.count("NNODES") ? std::stoll(p.env.at("NNODES")) : 1;
+      CHECK(nodes * std::stoll(p.env.at("NPROC_PER_NODE")) == world);
+      CHECK(num(p, "--tensor_model_parallel_size") == plan.tp);
+      CHECK(num(p, "--pipeline_model_parallel_size") == plan.pp);
+      CHECK(num(p, "--micro_batch_size") == s.batch);
+      CHECK(num(p, "--global_batch_size") == s.batch * s.training.grad_accum * (world / (plan.tp * plan.pp)));
+      continue;
+    }
+    if (text.rfind("swift export", 0) == 0) {
+      for (const auto& f : p.flags) CHECK(known_flags().at("swift export").count(f.first) == 1);
+      continue;
+    }
     if (cmd["tool"] == "megatron-lm") {
       // pretrain_gpt.py's flags are checked against Megatron-LM's own arguments.py by
       // tests/wasm/flags.test.mjs; here the layout: the world and the plan's TP and PP.
@@ -652,7 +710,13 @@ void check_training(const Scenario& s, const Plan& plan, const json& out) {
     if (tool == "torchrun" || tool == "deepspeed") {
       // train.py's TrainingArguments carry the batch the estimate sized.
       CHECK(num(p, "--per_device_train_batch_size") == s.batch);
-      CHECK(num(p, "--gradient_accumulation_steps") == s.training.grad_accum);
+      // At the plan's layout (pre-training with no accumulation named takes the recipe's step).
+      Scenario laid = s;
+      laid.gpus = plan.gpus;
+      laid.tp = plan.tp;
+      laid.pp = plan.pp;
+      apply_layout_defaults(laid);
+      CHECK(num(p, "--gradient_accumulation_steps") == laid.training.grad_accum);
     }
     if (tool == "torchrun") {
       CHECK(num(p, "--nnodes") * num(p, "--nproc_per_node") == world);

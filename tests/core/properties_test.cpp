@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -94,7 +95,10 @@ json random_scenario(Gen& g) {
   if (g.chance(0.2)) s["flash_attention"] = false;
   if (g.chance(0.5)) s["gpu"] = g.pick(gpu_catalog()).id;
   if (g.chance(0.7)) {
-    const int64_t tp = g.pick(divisors_of(arch.heads, {1, 2, 4, 8}));
+    // Megatron-Core splits the query groups over TP ranks: TP divides the KV heads there too.
+    const bool groups = engine == "megatron" && arch.mla.kv_lora_rank == 0 && arch.kv_heads > 0;
+    const int64_t tp =
+        g.pick(divisors_of(groups ? std::gcd(arch.heads, arch.kv_heads) : arch.heads, {1, 2, 4, 8}));
     std::vector<int64_t> pps;
     for (int64_t p : {1, 2, 3, 4}) {
       if (p <= arch.layers) pps.push_back(p);

@@ -40,6 +40,7 @@ function fixtureFor(cmd, program) {
     vllm: 'vllm', sglang: 'sglang', lmdeploy: 'lmdeploy', 'tensorrt-llm': 'tensorrt-llm', 'llama.cpp': 'llama.cpp',
     'ms-swift': 'ms-swift', 'llama-factory': 'llama-factory', torchrun: 'torchrun',
     'megatron-lm': 'torchrun',  // torchrun's own flags; pretrain_gpt.py's are Megatron-LM's (below)
+    'megatron-swift': 'megatron-swift',  // ms-swift's megatron sft (MegatronTrainArguments)
   };
   let engine = byTool[cmd.tool];
   if (cmd.tool === 'deepspeed') engine = cmd.kind === 'json' ? 'deepspeed-config' : 'deepspeed-launcher';
@@ -126,8 +127,8 @@ function splitCommand(words) {
   const rest = words.slice(i + 1);
   const sub = (n) => [prog, ...rest.slice(0, n)].join(' ');
   let program = prog, args = rest;
-  if (prog === 'vllm' || prog === 'swift' || prog === 'trtllm-serve' || prog === 'llamafactory-cli') {
-    // vllm serve, swift deploy|sft|pt, trtllm-serve [serve], llamafactory-cli train
+  if (prog === 'vllm' || prog === 'swift' || prog === 'megatron' || prog === 'trtllm-serve' || prog === 'llamafactory-cli') {
+    // vllm serve, swift deploy|sft|pt|export, megatron sft, trtllm-serve [serve], llamafactory-cli train
     if (rest[0] && !rest[0].startsWith('-')) { program = sub(1); args = rest.slice(1); }
   } else if (prog === 'lmdeploy') {
     program = sub(2); args = rest.slice(2);  // lmdeploy serve api_server
@@ -215,7 +216,7 @@ function checkShell(cmd, scenario) {
       fail(cmd.tool, `program not in ${fx.file}`, program, scenario, words.join(' '));
       continue;
     }
-    const dataclass = cmd.tool === 'ms-swift';
+    const dataclass = cmd.tool === 'ms-swift' || cmd.tool === 'megatron-swift';
     if (!fx.flags?.length && !fx.flags_by_command && own.some((a) => a.startsWith('-'))) {
       fail(cmd.tool, `fixture ${fx.file} has no flag list`, program, scenario, 'flags not extracted');
       continue;
@@ -345,6 +346,8 @@ const S = [
   { model: 'qwen2.5-7b', task: 'full', engine: 'fsdp', batch: 2, training: { zero: 3 } },
   { model: 'llama-3.1-8b', task: 'lora', engine: 'fsdp', batch: 4 },
   { model: 'llama-3.1-70b', task: 'full', engine: 'megatron', batch: 1, seq_len: 4096 },
+  { model: 'qwen3-30b-a3b', task: 'full', engine: 'megatron', batch: 1, seq_len: 4096, training: { tokens: 2e9, grad_checkpointing: 'selective' } },
+  { model: 'qwen2.5-7b', task: 'lora', engine: 'megatron', batch: 2, training: { grad_checkpointing: 'full' } },
   { model: 'qwen2.5-7b', task: 'pretrain', engine: 'megatron', batch: 4, training: { tokens: 1e10 } },
   { model: 'llama-3.2-1b', task: 'pretrain', batch: 4, seq_len: 4096, training: { tokens: 1e11, grad_checkpointing: 'full', zero: 1 } },
   { model: 'qwen3-30b-a3b', task: 'pretrain', batch: 1, seq_len: 4096, training: { zero: 1, grad_checkpointing: 'selective' } },

@@ -81,6 +81,9 @@ const std::vector<Message> kMessages = {
     {"seq_len_min", K::Error, "", "must be at least 1 token"},
     {"tp_pp_divide_gpus", K::Error, "tp pp gpus tp_pp", "tp * pp ({tp_pp}) must divide gpus ({gpus})"},
     {"tp_heads", K::Error, "heads", "must divide the attention heads ({heads})"},
+    {"tp_query_groups", K::Error, "kv_heads tp",
+     "must divide the {kv_heads} KV heads under Megatron-LM (Megatron-Core splits the query groups over "
+     "the TP ranks); TP {tp} does not"},
     {"pp_layers", K::Error, "layers", "must not exceed the layers ({layers})"},
     {"ep_engine", K::Error, "engine",
      "expert parallelism is set for Megatron-LM training; {engine} places the experts itself"},
@@ -358,6 +361,9 @@ const std::vector<Message> kMessages = {
     {"global_batch", K::Note, "batch grad_accum dp global seq_len",
      "global batch = {batch} per GPU x {grad_accum} accumulation x {dp} data-parallel ranks = {global} "
      "samples of up to {seq_len} tokens"},
+    {"recipe_accumulation", K::Note, "grad_accum tokens",
+     "no training.grad_accum stated: {grad_accum} accumulation steps make each optimizer step about "
+     "{tokens} tokens, the 4M-token step of LLaMA's recipe; time and cost are sized for this step"},
     {"pure_16bit", K::Note, "",
      "pure 16-bit training (training.master_weights false) cannot be expressed: the HF Trainer and DeepSpeed "
      "keep an fp32 master copy, more memory than estimated"},
@@ -384,6 +390,16 @@ const std::vector<Message> kMessages = {
     {"megatron_layout_only", K::Note, "tp pp",
      "tp {tp} x pp {pp}: only Megatron-LM's pretrain_gpt.py trains this layout from these commands; "
      "ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO are data-parallel only and are left out"},
+    {"megatron_swift_layout", K::Note, "tp pp ep",
+     "tp {tp} x pp {pp} x ep {ep}: Megatron-SWIFT (ms-swift's megatron sft on Megatron-Core) fine-tunes "
+     "this layout; ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO are data-parallel only and are left out"},
+    {"megatron_swift_steps", K::Note, "mcore",
+     "three steps: swift export --to_mcore writes the checkpoint in Megatron's format ({mcore}), megatron "
+     "sft trains from it (--finetune), swift export --to_hf converts the saved iteration back (set vx-xxx "
+     "to the run's folder); /path/to/train.jsonl is a placeholder: set your dataset"},
+    {"megatron_swift_selective", K::Note, "",
+     "Megatron-SWIFT 3.9 always recomputes at least the core attention (recompute_granularity selective): "
+     "activation memory falls below the estimate without checkpointing, speed a little"},
     {"megatron_as_deepspeed", K::Note, "",
      "engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest equivalent"},
     {"dataset_placeholders", K::Note, "template",
@@ -413,7 +429,9 @@ const std::vector<Message> kMessages = {
      "{reason}; these commands are for the cheapest plan that can"},
     // Why a plan cannot be launched (the `why` of launch_plan_invalid and cheapest_not_launchable).
     {"training_data_parallel", K::Blocker, "",
-     "the training commands (ms-swift sft, LLaMA-Factory, DeepSpeed ZeRO) are data-parallel only"},
+     "the training commands (ms-swift sft, LLaMA-Factory, DeepSpeed ZeRO) are data-parallel only, and "
+     "neither Megatron-LM's pretrain_gpt.py (pre-training) nor Megatron-SWIFT (full and LoRA fine-tunes "
+     "of the families it converts) runs this model and task"},
     {"uneven_nodes", K::Blocker, "gpus instances",
      "{gpus} GPUs do not split evenly over {instances} nodes: every node of a torchrun/DeepSpeed/Ray job "
      "runs the same number of processes"},

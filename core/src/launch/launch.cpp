@@ -156,6 +156,7 @@ LaunchContext make_context(const Scenario& s, const LaunchPlan& plan) {
   if (plan.dp_attention) c.s.engine_options.dp_attention = true;  // the plan was sized with it
   // A load plan runs each replica at the concurrency its capacity was computed for.
   if (plan.concurrency > 0) c.s.batch = plan.concurrency;
+  apply_layout_defaults(c.s);
   validate_scenario(c.s);
   c.gpu = find_gpu(plan.gpu);
   c.plan = plan;
@@ -294,7 +295,8 @@ std::string launch_blocker(const LaunchContext& c, nlohmann::json* detail) {
     }
     return message_text(m, values);
   };
-  if (is_training(c.s.task) && (p.tp > 1 || p.pp > 1) && !megatron_pretrain(c)) {
+  if (is_training(c.s.task) && (p.tp > 1 || p.pp > 1 || p.ep > 1) && !megatron_pretrain(c) &&
+      !megatron_finetune(c)) {
     return blocker("training_data_parallel");
   }
   if (p.gpus % p.instances != 0) {

@@ -90,6 +90,10 @@ void multi_replica_note(const LaunchContext& c, const std::string& engine, Launc
 // the plan is a pre-training run it launches from scratch (pretrain_gpt.py).
 bool megatron_gpt_builds(const Architecture& a);
 bool megatron_pretrain(const LaunchContext& c);
+// Whether Megatron-SWIFT converts the model's family, and whether the plan is a fine-tune it runs
+// (full or LoRA, under TP, PP or EP or with engine megatron: ms-swift's `megatron sft`).
+bool megatron_swift_builds(const Architecture& a);
+bool megatron_finetune(const LaunchContext& c);
 
 // The text helpers below are noexcept: they only build short strings, so the one exception they
 // could raise is running out of memory, which ends the program (std::terminate).

@@ -29,22 +29,9 @@ const char* const kMaxGradNorm = "1.0";  // ms-swift's and the HF Trainer's max_
 const char* const kDsConfig = "ds_config.json";
 const char* const kLlamaFactoryYaml = "train.yaml";
 
-// Tokens a pre-training step takes when the input names no accumulation: LLaMA (Touvron et al.
-// 2023, arXiv 2302.13971, table 2): a batch of 4M tokens at every size, 6.7B to 65.2B.
-constexpr double kPretrainStepTokens = 4.0e6;
-
-// Sequences an optimizer step takes: micro-batch x accumulation x data-parallel ranks. Megatron-LM
-// pre-training from scratch with no accumulation named runs its recipe's step instead (the
-// smallest multiple of micro-batch x ranks that holds kPretrainStepTokens).
-int64_t global_batch(const LaunchContext& c) {
-  const int64_t per_accum = c.s.batch * c.dp();
-  if (megatron_pretrain(c) && !c.s.training.grad_accum_stated) {
-    const double sequences = kPretrainStepTokens / static_cast<double>(c.s.seq_len);
-    const int64_t accum = static_cast<int64_t>(std::ceil(sequences / static_cast<double>(per_accum)));
-    return per_accum * std::max<int64_t>(1, accum);
-  }
-  return per_accum * c.s.training.grad_accum;
-}
+// Sequences an optimizer step takes: micro-batch x accumulation x data-parallel ranks (pre-training
+// with no accumulation named: the recipe's, apply_layout_defaults in scenario.cpp).
+int64_t global_batch(const LaunchContext& c) { return c.s.batch * c.dp() * c.s.training.grad_accum; }
 
 bool bnb_4bit(const LaunchContext& c) {
   return c.s.task == Task::Qlora && (c.s.weights == WeightFormat::Nf4 || c.s.weights == WeightFormat::Int4);
@@ -352,6 +339,81 @@ void add_megatron_pretrain(const LaunchContext& c, Launch& out) {
               shell_command("CUDA_DEVICE_MAX_CONNECTIONS=1 torchrun", t));
 }
 
+// Fine-tuning a checkpoint under tensor, pipeline or expert parallelism: Megatron-SWIFT (ms-swift's
+// `megatron sft`, Megatron-Core underneath), which converts the Hugging Face weights to Megatron's
+// format and back (docs/source_en/Megatron-SWIFT/Quick-start.md at v3.9.0: swift export --to_mcore,
+// megatron sft --load ... --finetune true, swift export --to_hf). It reads the architecture (RoPE
+// base and scaling, norm epsilon, MoE shapes) from the checkpoint's config.json (swift/megatron/
+// model/config.py), so the command names no architecture flags.
+void add_megatron_swift(const LaunchContext& c, Launch& out) {
+  const std::string name = c.model.substr(c.model.find_last_of('/') + 1);
+  const std::string mcore = name + "-mcore";
+  Flags e;
+  e.add("--model", c.model)
+      .add("--to_mcore", "true")
+      .add("--torch_dtype", dtype_name(c))
+      .add("--output_dir", mcore);
+  add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command("swift export", e));
+  Flags f;
+  f.add("--load", mcore)
+      .add("--dataset", "/path/to/train.jsonl")
+      .add("--train_type", lora(c) ? "lora" : "full");
+  if (lora(c)) {
+    f.add("--lora_rank", c.s.training.lora_rank);
+    const std::string modules = lora_modules(c.s.training.lora_targets, " ");
+    f.add("--target_modules", modules.empty() ? "all-linear" : modules);
+  }
+  f.add("--tensor_model_parallel_size", c.plan.tp).add("--pipeline_model_parallel_size", c.plan.pp);
+  if (c.plan.tp > 1) f.add("--sequence_parallel", "true");
+  if (c.s.model.experts > 0) {
+    // Whole experts per rank (expert TP 1, the default), as the plan was sized; grouped GEMMs and
+    // the auxiliary balance loss of ms-swift's MoE examples (examples/megatron/moe/qwen3_moe.sh and
+    // deepseek_v3.sh at v3.9.0: --moe_aux_loss_coeff 1e-3; its default 0 turns the loss off).
+    f.add("--expert_model_parallel_size", c.plan.ep).add("--moe_grouped_gemm", "true");
+    f.add("--moe_aux_loss_coeff", "1e-3");
+  }
+  // Megatron-SWIFT shards the optimizer states by default (use_distributed_optimizer true).
+  if (c.plan.zero == 0) f.add("--use_distributed_optimizer", "false");
+  f.add("--micro_batch_size", c.s.batch).add("--global_batch_size", global_batch(c));
+  // recompute_granularity takes selective or full (megatron_args.py at v3.9.0; selective is its
+  // default and recomputes only the core attention).
+  if (c.s.training.grad_checkpointing == Checkpointing::Full) {
+    f.add("--recompute_granularity", "full")
+        .add("--recompute_method", "uniform")
+        .add("--recompute_num_layers", 1);
+  } else {
+    f.add("--recompute_granularity", "selective");
+  }
+  f.add("--finetune", "true");
+  f.add(c.fp16 ? "--fp16" : "--bf16", "true");
+  // The learning rates of ms-swift's Megatron examples (full 1e-5 to 1e-6, LoRA 1e-4 to 1e-5;
+  // warmup 5 %), the same peaks as the data-parallel commands (learning_rate).
+  f.add("--lr", learning_rate(c))
+      .add("--min_lr", lora(c) ? "1.0e-5" : "1.0e-6")
+      .add("--lr_warmup_fraction", "0.05");
+  f.add("--max_length", c.s.seq_len);
+  if (const auto steps = steps_for_tokens(c)) {
+    f.add("--train_iters", *steps);
+    if (packed(c)) f.add("--packing", "true");
+  } else {
+    f.add("--max_epochs", 1);
+  }
+  f.add("--save", "megatron_output/" + name).add("--save_interval", 200);
+  f.add("--no_save_optim", "true").add("--no_save_rng", "true");
+  const std::string head = cat({"PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True' ", node_env(c),
+                                "NPROC_PER_NODE=", c.nproc_per_node, " \\\nmegatron sft"});
+  add_command(out, "megatron-swift", kSwiftVersion, "shell", "", shell_command(head, f));
+  Flags h;
+  h.add("--mcore_model", "megatron_output/" + name + "/vx-xxx").add("--to_hf", "true");
+  h.add("--torch_dtype", dtype_name(c)).add("--output_dir", "megatron_output/" + name + "/vx-xxx-hf");
+  add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command("swift export", h));
+}
+
+// Whether the data-parallel tools' commands (ms-swift sft, LLaMA-Factory, DeepSpeed) are written.
+bool data_parallel_commands(const LaunchContext& c) {
+  return c.plan.tp == 1 && c.plan.pp == 1 && c.plan.ep == 1;
+}
+
 void add_training_notes(const LaunchContext& c, Launch& out) {
   const Training& t = c.s.training;
   add_note(out, "global_batch",
@@ -360,15 +422,27 @@ void add_training_notes(const LaunchContext& c, Launch& out) {
             {"dp", c.dp()},
             {"global", global_batch(c)},
             {"seq_len", c.s.seq_len}});
+  if (c.s.task == Task::Pretrain && !t.grad_accum_stated) {
+    add_note(out, "recipe_accumulation",
+             {{"grad_accum", t.grad_accum},
+              {"tokens", static_cast<double>(global_batch(c)) * static_cast<double>(c.s.seq_len)}});
+  }
   if (!t.master_weights) add_note(out, "pure_16bit");
-  if (t.grad_checkpointing == Checkpointing::Selective) add_note(out, "selective_checkpointing");
+  if (t.grad_checkpointing == Checkpointing::Selective && data_parallel_commands(c))
+    add_note(out, "selective_checkpointing");
   if (t.lora_targets != LoraTargets::AllLinear && lora(c)) add_note(out, "lora_module_names");
   if (c.s.task == Task::Qlora && !bnb_4bit(c)) add_note(out, "qlora_gptq");
   if (c.plan.zero == 3 && bnb_4bit(c)) add_note(out, "bnb_zero3");
   if (c.s.engine == Engine::Fsdp) add_note(out, "fsdp_as_zero", {{"zero", c.plan.zero}});
-  if (c.s.engine == Engine::Megatron && !megatron_pretrain(c)) add_note(out, "megatron_as_deepspeed");
-  // The notes of the data-parallel tools' commands (absent under tensor or pipeline parallelism).
-  if (c.plan.tp == 1 && c.plan.pp == 1) {
+  if (c.s.engine == Engine::Megatron && !megatron_pretrain(c) && !megatron_finetune(c))
+    add_note(out, "megatron_as_deepspeed");
+  if (megatron_finetune(c)) {
+    add_note(out, "megatron_swift_steps",
+             {{"mcore", c.model.substr(c.model.find_last_of('/') + 1) + "-mcore"}});
+    if (t.grad_checkpointing == Checkpointing::None) add_note(out, "megatron_swift_selective");
+  }
+  // The notes of the data-parallel tools' commands (absent under tensor, pipeline or expert parallelism).
+  if (data_parallel_commands(c)) {
     add_note(out, "dataset_placeholders",
              {{"template", llamafactory_template(c) == "default" ? "" : llamafactory_template(c)}});
     add_note(out, "train_py");
@@ -398,16 +472,39 @@ bool megatron_pretrain(const LaunchContext& c) {
   return c.s.task == Task::Pretrain && megatron_gpt_builds(c.s.model);
 }
 
+// The model families Megatron-SWIFT 3.9 converts to Megatron-Core (swift/megatron/model/gpt/
+// __init__.py and qwen3_next.py at v3.9.0: qwen2/2.5, llama 1-3.3, Yi, the DeepSeek-R1 distills,
+// qwen3 and qwen3_moe, deepseek_v3 / r1 / v3.1, glm4_5, qwen3_next; not Mixtral, Mistral, Gemma,
+// Phi, Baichuan, ChatGLM or InternLM2).
+bool megatron_swift_builds(const Architecture& a) {
+  for (const char* f : {"llama", "qwen2", "qwen3", "qwen3_moe", "deepseek_v3", "glm4_moe", "qwen3_next"}) {
+    if (a.family == f) return true;
+  }
+  return false;
+}
+
+bool megatron_finetune(const LaunchContext& c) {
+  const bool parallel = c.plan.tp > 1 || c.plan.pp > 1 || c.plan.ep > 1;
+  return (c.s.task == Task::Full || c.s.task == Task::Lora) && megatron_swift_builds(c.s.model) &&
+         (parallel || c.s.engine == Engine::Megatron);
+}
+
 void add_training(const LaunchContext& c, Launch& out) {
   // Tensor or pipeline parallelism: only Megatron-LM's pretrain_gpt.py expresses it (launch_blocker
   // refuses the rest); the data-parallel tools' commands would train another layout.
-  if (c.plan.tp > 1 || c.plan.pp > 1 || c.plan.ep > 1) {
-    add_megatron_pretrain(c, out);
-    add_note(out, "megatron_layout_only", {{"tp", c.plan.tp}, {"pp", c.plan.pp}});
+  if (!data_parallel_commands(c)) {
+    if (megatron_finetune(c)) {
+      add_megatron_swift(c, out);
+      add_note(out, "megatron_swift_layout", {{"tp", c.plan.tp}, {"pp", c.plan.pp}, {"ep", c.plan.ep}});
+    } else {
+      add_megatron_pretrain(c, out);
+      add_note(out, "megatron_layout_only", {{"tp", c.plan.tp}, {"pp", c.plan.pp}});
+    }
     add_training_notes(c, out);
     return;
   }
   if (c.s.engine == Engine::Megatron && megatron_pretrain(c)) add_megatron_pretrain(c, out);
+  if (c.s.engine == Engine::Megatron && megatron_finetune(c)) add_megatron_swift(c, out);
   add_swift_sft(c, out);
   add_llamafactory(c, out);
   add_command(out, "deepspeed", kDeepspeedVersion, "json", kDsConfig, ds_config_text(c));

@@ -1,6 +1,7 @@
 #include "scenario/scenario.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <utility>
 
@@ -571,8 +572,22 @@ Scenario parse_scenario(const nlohmann::json& input) {
     s.today = *v;
   }
   r.reject_unknown();
+  apply_layout_defaults(s);
   validate_scenario(s);
   return s;
+}
+
+// Tokens a pre-training step takes when the input names no accumulation: LLaMA (Touvron et al.
+// 2023, arXiv 2302.13971, table 2): a batch of 4M tokens at every size, 6.7B to 65.2B.
+constexpr double kPretrainStepTokens = 4.0e6;
+
+void apply_layout_defaults(Scenario& s) {
+  if (s.task != Task::Pretrain || s.training.grad_accum_stated) return;
+  // The smallest accumulation whose step of batch x dp sequences per micro-step holds the recipe's tokens.
+  const double per_micro = static_cast<double>(s.batch) * static_cast<double>(s.seq_len) *
+                           static_cast<double>(std::max<int64_t>(s.dp(), 1));
+  s.training.grad_accum =
+      std::max<int64_t>(1, static_cast<int64_t>(std::ceil(kPretrainStepTokens / per_micro)));
 }
 
 bool dp_attention(const Scenario& s) {
@@ -587,6 +602,11 @@ void validate_scenario(const Scenario& s) {
   }
   if (m.heads % s.tp != 0) {
     throw_error("tp", "tp_heads", {{"heads", m.heads}});
+  }
+  // Megatron-Core splits the query groups over the TP ranks (megatron/core/transformer/attention.py:
+  // divide(num_query_groups, world_size) asserts); the serving engines replicate KV heads instead.
+  if (s.engine == Engine::Megatron && m.kv_heads > 0 && m.mla.kv_lora_rank == 0 && m.kv_heads % s.tp != 0) {
+    throw_error("tp", "tp_query_groups", {{"kv_heads", m.kv_heads}, {"tp", s.tp}});
   }
   if (s.pp > m.layers) {
     throw_error("pp", "pp_layers", {{"layers", m.layers}});

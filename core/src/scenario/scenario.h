@@ -59,8 +59,9 @@ struct Training {
   int64_t lora_rank = 8;
   LoraTargets lora_targets = LoraTargets::AllLinear;
   int64_t grad_accum = 1;
-  bool grad_accum_stated =
-      false;  // the input named grad_accum (a pre-training launch otherwise takes its recipe's step)
+  // The input named grad_accum; pre-training otherwise takes its recipe's step
+  // (apply_layout_defaults).
+  bool grad_accum_stated = false;
   std::optional<double> tokens;
 };
 
@@ -165,6 +166,11 @@ struct Scenario {
 
   int64_t dp() const { return gpus / (tp * pp); }
 };
+
+// Defaults that follow the layout (gpus, tp, pp), applied wherever a layout is set (parsing, the
+// planner's candidates, a launch's plan): pre-training with no training.grad_accum takes the
+// accumulation that makes the recipe's step of ~4M tokens at this data-parallel size.
+void apply_layout_defaults(Scenario& s);
 
 // Whether the scenario runs SGLang's DP attention (engine_options.dp_attention): the option set, an
 // MLA model, more than one TP rank (speed_dp_attention.cpp, memory_inference.cpp).

@@ -612,9 +612,12 @@ Throughput training_throughput(const Scenario& s, const Gpu& gpu, const ModelCos
       data_parallel_comm_s(s, links, moved, moved == c.params ? c.routed_params : 0, micro);
   const double busy_s =
       (compute_s + tp_comm_s + expert_parallel_comm_s(s, c, links) + qlora_dequant_s(s, gpu, c)) * bubble;
+  const double step_s = std::max(busy_s, dp_comm_s);
   Throughput t;
-  t.flops_utilization = e.compute;
-  t.train_tokens_per_s = static_cast<double>(s.dp()) * step_tokens / std::max(busy_s, dp_comm_s);
+  // The share of peak the executed FLOPs reach over the whole step: the kernels' share (e.compute)
+  // diluted by what does not overlap them (TP and expert all-to-alls, the bubble, exposed DP traffic).
+  t.flops_utilization = e.compute * compute_s / step_s;
+  t.train_tokens_per_s = static_cast<double>(s.dp()) * step_tokens / step_s;
   return t;
 }
 

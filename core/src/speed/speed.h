@@ -33,7 +33,7 @@ struct Throughput {
   double time_to_first_token_s = 0;    // prefill of one batch of requests
   double time_per_output_token_s =
       0;  // one request's mean time per output token, the batch's prefill chunks included
-  double flops_utilization = 0;      // training: share of peak FLOP/s the estimate assumes
+  double flops_utilization = 0;      // training: share of peak FLOP/s reached over the step (executed FLOPs)
   double bandwidth_utilization = 0;  // serving: share of peak memory bandwidth the estimate assumes
   std::vector<ServingPoint> curve;   // serving, estimate only: serving_curve()
 };
