@@ -3,14 +3,19 @@
 // the numbers live in the legend table beside it, so the SVG is decoration for screen readers.
 import { h, s } from './dom.js';
 
-export const PARTS = ['weights', 'gradients', 'optimizer', 'activations', 'kv_cache', 'runtime'];
+export const PARTS = ['weights', 'draft_weights', 'gradients', 'optimizer', 'activations', 'kv_cache',
+  'draft_kv_cache', 'runtime'];
+
+// The parts this breakdown has: the speculative draft's come only with one (engine_options.speculative).
+export const partsOf = (breakdown) => PARTS.filter((part) => part in breakdown);
 
 export function memoryBar(breakdown, capacityBytes, capacityText) {
-  const total = PARTS.reduce((sum, part) => sum + breakdown[part], 0);
+  const parts = partsOf(breakdown);
+  const total = parts.reduce((sum, part) => sum + breakdown[part], 0);
   const scale = Math.max(total, capacityBytes ?? 0) || 1;
   const svg = s('svg', { class: 'bar-svg', viewBox: '0 0 1000 28', preserveAspectRatio: 'none', 'aria-hidden': 'true' });
   let x = 0;
-  for (const part of PARTS) {
+  for (const part of parts) {
     const width = (breakdown[part] / scale) * 1000;
     if (width > 0) svg.append(s('rect', { class: `seg seg-${part}`, x, y: 0, width, height: 28 }));
     x += width;

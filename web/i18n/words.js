@@ -112,6 +112,8 @@ const PAGE_WORDS = {
   'c.activations': ['Activations', '激活值'],
   'c.kv_cache': ['KV cache', 'KV 缓存'],
   'c.runtime': ['Runtime (CUDA context, workspaces)', '运行时（CUDA 上下文、工作区）'],
+  'c.draft_weights': ['Draft weights (speculative decoding)', '草稿模型权重（投机解码）'],
+  'c.draft_kv_cache': ['Draft KV cache', '草稿 KV 缓存'],
   total: ['Total', '合计'],
   capacity: ['{gpu}: {cap}', '{gpu}：{cap}'],
   params: ['Parameters', '参数量'],

@@ -2,7 +2,7 @@
 // the model's facts; speed and time when the core gives them; warnings; the fit on every GPU
 // type of the catalog; and the assumptions with their sources.
 import { h, replace } from '../dom.js';
-import { PARTS, memoryBar } from '../bar.js';
+import { partsOf, memoryBar } from '../bar.js';
 import { bytesPerS, compact, errorText, gb, gib, gibGb, hours, int, kib, millis, percent, rate, reason, seconds, t, warning } from '../i18n.js';
 
 // Marks what a view shows as stale (an input is in error): dimmed, with a line saying why, and
@@ -114,7 +114,7 @@ function remedies(list, gpu) {
 
 function legend(breakdown, total) {
   return h('table', { class: 'legend' },
-    h('tbody', {}, PARTS.map((part) => h('tr', { 'data-part': part, class: breakdown[part] ? '' : 'zero' },
+    h('tbody', {}, partsOf(breakdown).map((part) => h('tr', { 'data-part': part, class: breakdown[part] ? '' : 'zero' },
       h('th', { scope: 'row' }, h('span', { class: `swatch seg-${part}`, 'aria-hidden': 'true' }), t(`c.${part}`)),
       h('td', { class: 'num value' }, gib(breakdown[part])),
       h('td', { class: 'num share' }, total ? percent(breakdown[part] / total) : '')))),
