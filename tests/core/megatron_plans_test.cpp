@@ -82,7 +82,8 @@ TEST_CASE(
                   {"filters", {{"gpus", {"h100-80gb", "h200", "h20"}}}}};
   // Megatron-Core's divide(num_query_groups, tp) asserts on 4 / 8: no such plan, and an explicit one
   // is an error on tp.
-  for (const json& p : value_of("rank", s).at("plans")) CHECK(4 % p.at("tp").get<int64_t>() == 0);
+  const json ranked = value_of("rank", s);
+  for (const json& p : ranked.at("plans")) CHECK(4 % p.at("tp").get<int64_t>() == 0);
   json tp8 = s;
   tp8.erase("filters");
   tp8["gpu"] = "h200";
