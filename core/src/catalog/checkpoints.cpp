@@ -23,7 +23,6 @@ PublishedCheckpoint read_checkpoint(const nlohmann::json& j, const std::string& 
   c.preset = j.at("preset").get<std::string>();
   c.repo = j.at("repo").get<std::string>();
   c.variant = j.at("variant").get<std::string>();
-  c.source = j.at("source").get<std::string>();
   if (!parse_weight_format(j.at("weights").get<std::string>(), &c.weights))
     throw std::logic_error(field + ".weights: no weight format of that id (core/data/checkpoints.json)");
   const nlohmann::json& q = j.at("quant");
@@ -44,7 +43,6 @@ ModelLaunchFacts read_facts(const nlohmann::json& j) {
   ModelLaunchFacts f;
   f.preset = j.at("preset").get<std::string>();
   f.trust_remote_code = j.value("trust_remote_code", false);
-  f.source = j.at("source").get<std::string>();
   f.llamafactory_template = j.value("llamafactory_template", "");
   if (j.contains("vllm_args")) {
     for (const nlohmann::json& a : j.at("vllm_args"))

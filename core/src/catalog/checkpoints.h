@@ -1,7 +1,8 @@
 // Published checkpoints of the presets (core/data/checkpoints.json, embedded at build time):
 // each Hugging Face repository with the preset it shares its architecture with, its variant and
 // the format its weights are stored in; and the launch facts of a model family (remote code,
-// the rope-scaling override its model card documents). Every entry carries its source.
+// the rope-scaling override its model card documents). Every entry in the file carries its source;
+// the sources and other notes for people are not kept here, and are embedded as "" (cmake/embed.cmake).
 #pragma once
 
 #include <optional>
@@ -24,7 +25,6 @@ struct PublishedCheckpoint {
   std::optional<int64_t> group_size;  // -1: one group per column
   std::optional<bool> desc_act;       // GPTQ act-order
   int64_t max_positions = 0;  // its own context window where it differs from the preset's (0: the preset's)
-  std::string source;
 };
 
 // The rope-scaling override a model card documents for contexts beyond its native window.
@@ -43,7 +43,6 @@ struct ModelLaunchFacts {
   // with vllm_args_repos (the publisher's own, which hold the files those flags read).
   std::vector<std::pair<std::string, std::string>> vllm_args;
   std::string vllm_args_repos;
-  std::string source;
 };
 
 const std::vector<PublishedCheckpoint>& published_checkpoints();
