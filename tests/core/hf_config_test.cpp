@@ -540,6 +540,16 @@ TEST_CASE("config.json imports count exactly what their presets count") {
     CHECK(a.vision_params == p.vision_params);
     CHECK(a.mtp_layers == p.mtp_layers);
     CHECK(got.mtp == want.mtp);
+    // A preset's positions and norms, where it states them, are its config.json's.
+    if (p.rope_theta > 0) CHECK(a.rope_theta == p.rope_theta);
+    if (p.norm_eps > 0) CHECK(a.norm_eps == p.norm_eps);
+    if (!p.rope_scaling.type.empty()) {
+      CHECK(a.rope_scaling.type == p.rope_scaling.type);
+      CHECK(a.rope_scaling.factor == p.rope_scaling.factor);
+      CHECK(a.rope_scaling.low_freq_factor == p.rope_scaling.low_freq_factor);
+      CHECK(a.rope_scaling.high_freq_factor == p.rope_scaling.high_freq_factor);
+      CHECK(a.rope_scaling.original_max_positions == p.rope_scaling.original_max_positions);
+    }
   }
 }
 

@@ -100,6 +100,10 @@ export function note(n) {
     vars.converted = v.converted ? t('n.gguf_converted') : '';
   } else if (n.code === 'continued_pretraining') {
     vars.scratch = t(v.from_scratch ? 'n.continued_pretraining.scratch' : 'n.continued_pretraining.none', vars);
+  } else if (n.code === 'megatron_rotary_base') {
+    vars.detail = t(v.theta ? 'n.megatron_rotary_base.fraction' : 'n.megatron_rotary_base.unknown', vars);
+  } else if (n.code === 'megatron_rope_scaling') {
+    vars.f = v.factor ? `，factor ${vars.factor}` : '';
   } else if (n.code === 'dataset_placeholders') {
     vars.tmpl = v.template ? '' : t('n.dataset_placeholders.default');
   } else if (n.code === 'cheapest_not_launchable') {
@@ -156,7 +160,8 @@ const PIECES = new Set(['e.number_above', 'e.got', 'e.suggest', 'e.other', 'w.we
   'n.gguf_converted', 'n.thisModel', 'rs.span.no_cluster', 'rs.span.slow_network', 'rs.span.single_machine',
   'rs.max_gpus', 'rs.no_cluster', 'rs.single', 'why.unknown', 'why.number', 'why.whole', 'why.bool',
   'why.json', 'why.task', 'why.object', 'w.launch_does_not_fit.prealloc', 'w.launch_does_not_fit.oom',
-  'n.continued_pretraining.scratch', 'n.continued_pretraining.none', 'n.dataset_placeholders.default']);
+  'n.continued_pretraining.scratch', 'n.continued_pretraining.none', 'n.dataset_placeholders.default',
+  'n.megatron_rotary_base.fraction', 'n.megatron_rotary_base.unknown']);
 // "kind code" for every message wording the page has.
 export function wordedCodes() {
   const out = new Set();

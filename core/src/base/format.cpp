@@ -39,4 +39,15 @@ std::string significant(double value, int digits) {
   return out;
 }
 
+std::string scientific(double value, int digits) {
+  if (value == 0 || !std::isfinite(value)) return significant(value, digits);
+  int exponent = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  std::string mantissa = significant(value / std::pow(10.0, exponent), digits);
+  if (mantissa == "10" || mantissa == "-10") {  // 9.9999999e-6 rounds up to the next power
+    ++exponent;
+    mantissa = mantissa.substr(0, mantissa.size() - 1);
+  }
+  return mantissa + "e" + std::to_string(exponent);
+}
+
 }  // namespace gpusizer

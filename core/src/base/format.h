@@ -10,5 +10,8 @@ namespace gpusizer {
 std::string fixed(double value, int decimals);
 // `value` with `digits` significant digits and no trailing zeros ("%.3g" without exponents).
 std::string significant(double value, int digits);
+// `value` as a mantissa of `digits` significant digits and a decimal exponent: 1e-6 -> "1e-6",
+// 1.5625e-7 -> "1.5625e-7" (what Python's float() reads back exactly).
+std::string scientific(double value, int digits);
 
 }  // namespace gpusizer

@@ -400,6 +400,16 @@ const std::vector<Message> kMessages = {
     {"megatron_swift_selective", K::Note, "",
      "Megatron-SWIFT 3.9 always recomputes at least the core attention (recompute_granularity selective): "
      "activation memory falls below the estimate without checkpointing, speed a little"},
+    {"megatron_rotary_base", K::Note, "theta",
+     "{?theta:the model's rope_theta {theta} is not a whole number, which Megatron-LM's --rotary-base (an "
+     "integer) cannot take}{!theta:the model's RoPE base (rope_theta) is not known}: pretrain_gpt.py "
+     "trains with its default --rotary-base 10000; set the model's own base if it differs"},
+    {"megatron_rope_scaling", K::Note, "type factor",
+     "the model's rope scaling ({type}{?factor:, factor {factor}}) is not Megatron-LM's --use-rope-scaling "
+     "(Llama 3.1's llama3 scaling: factor 8, low/high frequency factors 1 and 4, original context 8192; "
+     "pretrain_gpt.py does not pass --rope-scaling-factor on): the command trains without scaling"},
+    {"megatron_norm_epsilon", K::Note, "",
+     "the model's norm epsilon is not known: pretrain_gpt.py trains with its default --norm-epsilon 1e-5"},
     {"megatron_as_deepspeed", K::Note, "",
      "engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest equivalent"},
     {"dataset_placeholders", K::Note, "template",

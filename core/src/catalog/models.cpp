@@ -1,5 +1,8 @@
 // The model presets: core/data/models.json, embedded at build time, parsed once on first use.
 // Keys are the Architecture members' names; a key left out keeps the member's default.
+#include <optional>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "base/error.h"
@@ -43,6 +46,16 @@ const IntKey kIntKeys[] = {
     {"linear_value_dim", &Architecture::linear_value_dim, kMaxArchSize},
     {"linear_conv_kernel", &Architecture::linear_conv_kernel, 64},
     {"vision_params", &Architecture::vision_params, int64_t{1} << 40},
+};
+
+struct NumberKey {
+  const char* key;
+  double Architecture::*member;
+  double max;
+};
+const NumberKey kNumberKeys[] = {
+    {"rope_theta", &Architecture::rope_theta, kMaxRopeTheta},
+    {"norm_eps", &Architecture::norm_eps, kMaxNormEps},
 };
 
 struct BoolKey {
@@ -108,6 +121,9 @@ Architecture read_preset(const nlohmann::json& j, const std::string& field) {
   for (const BoolKey& k : kBoolKeys) {
     if (auto v = r.boolean(k.key)) a.*k.member = *v;
   }
+  for (const NumberKey& k : kNumberKeys) {
+    if (auto v = r.number(k.key, k.key == std::string("rope_theta") ? 1 : 0, k.max, true)) a.*k.member = *v;
+  }
   read_enums(r, &a);
   if (r.has("aliases")) {
     const nlohmann::json& list = r.raw("aliases");
@@ -118,6 +134,23 @@ Architecture read_preset(const nlohmann::json& j, const std::string& field) {
       }
       a.aliases.push_back(name.get<std::string>());
     }
+  }
+  if (r.has("rope_scaling")) {  // Llama 3.1's {"type": "llama3", "factor": 8, ...}
+    JsonReader s(r.raw("rope_scaling"), field + ".rope_scaling");
+    RopeScalingConfig& rs = a.rope_scaling;
+    const auto need = [&s](const char* key, std::optional<double> v) {
+      if (!v) throw_error(s.field(key), "required");
+      return *v;
+    };
+    if (auto v = s.choice("type", {"llama3"})) rs.type = *v;
+    if (rs.type.empty()) throw_error(s.field("type"), "required");
+    rs.factor = need("factor", s.number("factor", 1, kMaxRopeFactor, false));
+    rs.low_freq_factor = need("low_freq_factor", s.number("low_freq_factor", 0, kMaxRopeFactor, true));
+    rs.high_freq_factor =
+        need("high_freq_factor", s.number("high_freq_factor", rs.low_freq_factor, kMaxRopeFactor, true));
+    rs.original_max_positions = static_cast<int64_t>(
+        need("original_max_positions", s.integer("original_max_positions", 1, kMaxArchPositions)));
+    s.reject_unknown();
   }
   if (r.has("mla")) {
     JsonReader m(r.raw("mla"), field + ".mla");

@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/format.h"
 #include "launch/launch_internal.h"
 
 namespace gpusizer {
@@ -280,7 +281,26 @@ void add_megatron_pretrain(const LaunchContext& c, Launch& out) {
   if (a.head_dim > 0 && a.head_dim * a.heads != a.hidden) t.add("--kv-channels", a.head_dim);
   t.add("--seq-length", c.s.seq_len).add("--max-position-embeddings", std::max(c.s.seq_len, a.max_positions));
   t.add("--position-embedding-type", "rope");
+  // The model's RoPE base (--rotary-base takes an integer; default 10000) and Llama 3.1's scaling:
+  // --use-rope-scaling applies factor 8, low/high frequency factors 1 and 4 over an original 8192
+  // context (rotary_pos_embedding.py _apply_scaling; gpt_builders.py passes no --rope-scaling-factor
+  // on), so only a model with those four values gets it.
+  const RopeScalingConfig& rope = a.rope_scaling;
+  if (a.rope_theta > 0 && a.rope_theta == std::floor(a.rope_theta)) {
+    t.add("--rotary-base", static_cast<int64_t>(a.rope_theta));
+  } else {
+    add_note(out, "megatron_rotary_base", {{"theta", a.rope_theta}});
+  }
+  if (rope.type == "llama3" && rope.factor == 8 && rope.low_freq_factor == 1 && rope.high_freq_factor == 4 &&
+      rope.original_max_positions == 8192) {
+    t.add("--use-rope-scaling");
+  } else if (!rope.type.empty()) {
+    add_note(out, "megatron_rope_scaling", {{"type", rope.type}, {"factor", rope.factor}});
+  }
   t.add("--normalization", a.norm == NormKind::Rms ? "RMSNorm" : "LayerNorm");
+  // arguments.py: --norm-epsilon defaults to 1e-5.
+  if (a.norm_eps > 0 && a.norm_eps != 1e-5) t.add("--norm-epsilon", scientific(a.norm_eps, 6));
+  if (a.norm_eps == 0) add_note(out, "megatron_norm_epsilon");
   if (a.mlp == MlpKind::Gated) t.add("--swiglu");
   if (!a.tied_embeddings) t.add("--untie-embeddings-and-output-weights");
   t.add("--disable-bias-linear");

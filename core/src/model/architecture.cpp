@@ -214,6 +214,14 @@ void check_range(const std::string& field, const char* key, int64_t value, int64
   }
 }
 
+// 0 (not known) or above `lo` up to `hi`.
+void check_number(const std::string& field, const char* key, double value, double lo, double hi) {
+  if (value != 0 && !(value > lo && value <= hi)) {
+    throw_error(field + "." + key, "number_range",
+                {{"min", lo}, {"max", hi}, {"above", true}, {"value", value}});
+  }
+}
+
 void validate_moe(const Architecture& a, const std::string& field) {
   if (a.experts == 0) {
     check_range(field, "experts_per_token", a.experts_per_token, 0, 0);
@@ -381,6 +389,8 @@ void validate_architecture(const Architecture& a, const std::string& field) {
     check_range(field, "linear_conv_kernel", a.linear_conv_kernel, lin_min, 64);
   }  // released models have 1 (DeepSeek-V3, GLM-4.5)
   check_range(field, "vision_params", a.vision_params, 0, int64_t{1} << 40);
+  check_number(field, "rope_theta", a.rope_theta, 1, kMaxRopeTheta);
+  check_number(field, "norm_eps", a.norm_eps, 0, kMaxNormEps);
 }
 
 // Scaling rule. The shape is Llama-3's (meta-llama/Meta-Llama-3-8B and -70B config.json):

@@ -26,6 +26,17 @@ struct Mla {
   int64_t v_head_dim = 0;
 };
 
+// Rotary-position frequency scaling as config.json's rope_scaling names it. "llama3" (Llama 3.1+,
+// transformers modeling_rope_utils _compute_llama3_parameters) keeps its four numbers; any other
+// type ("yarn", "linear", "dynamic", "longrope", ...) keeps its name and factor only.
+struct RopeScalingConfig {
+  std::string type;  // "" when the model has none
+  double factor = 0;
+  double low_freq_factor = 0;          // llama3 only
+  double high_freq_factor = 0;         // llama3 only
+  int64_t original_max_positions = 0;  // llama3 only: original_max_position_embeddings
+};
+
 // A new sizing field must also join same_shape() in architecture.cpp: linear_modules() and
 // count_params() keep their last answer for an architecture of the same shape.
 struct Architecture {
@@ -109,12 +120,24 @@ struct Architecture {
   int64_t sliding_window = 0;         // 0: full attention everywhere
   int64_t sliding_window_layers = 0;  // layers that use the window (Gemma 2: every other one)
   int64_t max_positions = 0;          // max_position_embeddings, 0 if unknown
+
+  // Facts that define the positions and norms but not the sizes (not in same_shape): read from
+  // config.json for the training launch (Megatron-LM's --rotary-base, --use-rope-scaling,
+  // --norm-epsilon), which builds the architecture from flags.
+  double rope_theta = 0;  // RoPE base (rope_theta, Qwen v1 rotary_emb_base); 0 if unknown
+  RopeScalingConfig rope_scaling;
+  double norm_eps = 0;  // rms_norm_eps / layer_norm_epsilon / layer_norm_eps; 0 if unknown
 };
 
 // Bounds that validate_architecture enforces: far above any released model (largest vocab
 // 256000, largest hidden 18432), and small enough that a product of three sizes fits in int64.
 constexpr int64_t kMaxArchSize = int64_t{1} << 20;
 constexpr int64_t kMaxArchPositions = int64_t{1} << 30;  // context lengths (Llama 4 Scout: 10M)
+// rope_theta above 1 (a base of 1 gives every pair the same frequency) and at most 1e12
+// (Mistral Small 3.1: 1e9); a norm epsilon above 0 and at most 0.1 (released models: 1e-12 to 1e-5).
+constexpr double kMaxRopeTheta = 1e12;
+constexpr double kMaxNormEps = 0.1;
+constexpr double kMaxRopeFactor = 1e6;
 
 // One kind of nn.Linear weight in the model: `count` copies of an in x out matrix.
 struct LinearModule {

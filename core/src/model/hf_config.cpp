@@ -588,8 +588,66 @@ std::string checkpoint_format(const nlohmann::json& config) {
   return "";
 }
 
+// rope_scaling (or transformers 5's rope_parameters): the type, and for "llama3" the four numbers
+// its frequencies are computed from (transformers _compute_llama3_parameters needs them all).
+// "default" is no scaling.
+void read_rope_scaling(JsonReader& r, const char* key, Architecture* a) {
+  const nlohmann::json& raw = r.raw(key);
+  require_object(raw, r.field(key));
+  JsonReader s(raw, r.field(key));
+  std::optional<std::string> type = s.string("rope_type");
+  if (!type) type = s.string("type");
+  if (!type) throw_error(s.field("rope_type"), "config_missing");
+  if (key == std::string("rope_parameters")) {
+    if (auto theta = s.number("rope_theta", 1, kMaxRopeTheta, true)) a->rope_theta = *theta;
+  }
+  if (*type == "default") return;
+  RopeScalingConfig& out = a->rope_scaling;
+  out.type = *type;
+  if (*type != "llama3") {
+    out.factor = s.number("factor", 0, kMaxRopeFactor, true).value_or(0);
+    return;
+  }
+  const auto need_number = [&s](const char* k, double min, bool exclusive) {
+    if (auto v = s.number(k, min, kMaxRopeFactor, exclusive)) return *v;
+    throw_error(s.field(k), "config_missing");
+  };
+  out.factor = need_number("factor", 1, false);
+  out.low_freq_factor = need_number("low_freq_factor", 0, true);
+  out.high_freq_factor = need_number("high_freq_factor", out.low_freq_factor, true);
+  if (auto v = s.integer("original_max_position_embeddings", 1, kMaxArchPositions)) {
+    out.original_max_positions = *v;
+  } else {
+    throw_error(s.field("original_max_position_embeddings"), "config_missing");
+  }
+}
+
+// The RoPE base, its scaling and the norm epsilon: they size nothing, the Megatron-LM launch
+// writes them as flags. LlamaConfig's rope_theta default is 10000.0 (meta-llama/Llama-2-7b-hf's
+// config.json names none); other types without one leave it unknown (0).
+void read_positions_and_norms(JsonReader& r, const std::string& type, Architecture* a) {
+  const char* theta_key = type == "qwen" ? "rotary_emb_base" : "rope_theta";
+  if (auto theta = r.number(theta_key, 1, kMaxRopeTheta, true)) {
+    a->rope_theta = *theta;
+  } else if (type == "llama") {
+    a->rope_theta = 10000;
+  }
+  if (r.has("rope_scaling")) {
+    read_rope_scaling(r, "rope_scaling", a);
+  } else if (r.has("rope_parameters")) {
+    read_rope_scaling(r, "rope_parameters", a);
+  }
+  for (const char* key : {"rms_norm_eps", "layer_norm_epsilon", "layer_norm_eps", "layernorm_epsilon"}) {
+    if (auto eps = r.number(key, 0, kMaxNormEps, true)) {
+      a->norm_eps = *eps;
+      break;
+    }
+  }
+}
+
 Architecture read_checked(JsonReader& r, const std::string& type) {
   Architecture a = read_by_type(r, type);
+  read_positions_and_norms(r, type, &a);
   if (a.head_dim == 0) {
     throw_error(r.field("head_dim"), "head_dim_missing", {{"hidden", a.hidden}, {"heads", a.heads}});
   }
