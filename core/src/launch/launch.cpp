@@ -178,7 +178,7 @@ void add_plan_warnings(const LaunchContext& c, Launch& out) {
   }
   if (c.estimate.gpu && !c.estimate.gpu->fits) {
     const MemoryBreakdown& b = c.estimate.memory.breakdown;
-    const double fixed_bytes = b.weights + b.activations + b.runtime;
+    const double fixed_bytes = b.weights + b.draft_weights + b.activations + b.runtime;
     const double usable = c.estimate.gpu->usable_bytes;
     // Engines that give their KV cache a share of the memory left at start-up and queue the
     // requests beyond it: vLLM (--gpu-memory-utilization), SGLang (--mem-fraction-static), LMDeploy
@@ -341,8 +341,10 @@ KvCapacity kv_capacity(const LaunchContext& c, double budget_bytes) {
   KvCapacity k;
   k.budget_bytes = std::max(0.0, budget_bytes);
   const MemoryEstimate& m = c.estimate.memory;
+  // A speculative draft's KV cache grows with the target's, sequence by sequence.
   if (m.breakdown.kv_cache > 0 && c.s.batch > 0)
-    k.per_sequence_bytes = m.breakdown.kv_cache / static_cast<double>(c.s.batch);
+    k.per_sequence_bytes =
+        (m.breakdown.kv_cache + m.breakdown.draft_kv_cache) / static_cast<double>(c.s.batch);
   if (k.per_sequence_bytes > 0)
     k.sequences = static_cast<int64_t>(std::floor(k.budget_bytes / k.per_sequence_bytes + 1e-9));
   return k;

@@ -165,6 +165,10 @@ class Flags {
   std::string text_;
 };
 
+// Speculative decoding's flags (launch_speculative.cpp); nothing without engine_options.speculative.
+void add_vllm_speculative(const LaunchContext& c, Flags& f);
+void add_sglang_speculative(const LaunchContext& c, Flags& f);
+
 // `head` (environment assignments and the program) and its flags, one per continued line.
 std::string shell_command(const std::string& head, const Flags& flags) noexcept;
 // The multi-node placeholders every node fills in: "$NODE_RANK", "$MASTER_ADDR".

@@ -158,14 +158,15 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   const std::string q = vllm_quantization(c);
   if (!q.empty()) f.add("--quantization", q);
   f.add("--kv-cache-dtype", c.s.kv_cache == KvFormat::Fp8 ? "fp8" : "auto");
+  add_vllm_speculative(c, f);  // launch_speculative.cpp
   add_command(out, "vllm", kVllmVersion, "shell", "",
               shell_command(cat({visible_devices(c), "vllm serve ", c.model}), f));
 
   // vLLM's budget covers everything it allocates: weights, activations, runtime, then KV blocks.
   const MemoryBreakdown& b = c.estimate.memory.breakdown;
-  const KvCapacity k =
-      scaled_capacity(c, util * c.gpu->memory_bytes - (b.weights + b.activations + b.runtime),
-                      kv_scale(c, vllm_has_kv_format(c.s.kv_cache)));
+  const KvCapacity k = scaled_capacity(
+      c, util * c.gpu->memory_bytes - (b.weights + b.draft_weights + b.activations + b.runtime),
+      kv_scale(c, vllm_has_kv_format(c.s.kv_cache)));
   const std::string setting = cat({"--gpu-memory-utilization ", fixed2(util)});
   add_note(out, kv_capacity_note(c, "vLLM", setting, k));
   warn_if_short(c, setting, k, out);
@@ -226,8 +227,10 @@ void add_sglang(const LaunchContext& c, Launch& out) {
   // more above a graph batch of 300: sgl-project/sglang PR #10975, server_args.py), which
   // sglang_default_fraction does not model: the fraction is then always written.
   const bool dpa = dp_attention(c.s);
-  const bool default_holds = !dpa && (b.weights + b.kv_cache) / c.gpu->memory_bytes <= own;
-  const double fraction = default_holds ? own : memory_fraction(b.weights + b.kv_cache, *c.gpu);
+  // A speculative draft's weights and KV cache sit in the same static pool.
+  const double pool = b.weights + b.kv_cache + b.draft_weights + b.draft_kv_cache;
+  const bool default_holds = !dpa && pool / c.gpu->memory_bytes <= own;
+  const double fraction = default_holds ? own : memory_fraction(pool, *c.gpu);
   Flags f;
   f.add("--model-path", c.model).add("--tp-size", c.plan.tp);
   if (fp8_blocks_need_ep(c)) {
@@ -252,6 +255,7 @@ void add_sglang(const LaunchContext& c, Launch& out) {
   f.add("--dtype", serving_dtype(c));
   if (!sglang_quantization(c).empty()) f.add("--quantization", sglang_quantization(c));
   f.add("--kv-cache-dtype", c.s.kv_cache == KvFormat::Fp8 ? "fp8_e4m3" : "auto");
+  add_sglang_speculative(c, f);  // launch_speculative.cpp
   if (c.spans_nodes()) {
     f.add("--nnodes", c.plan.instances);
     f.add("--node-rank", kNodeRank);
@@ -263,8 +267,8 @@ void add_sglang(const LaunchContext& c, Launch& out) {
               shell_command(cat({devices, "python -m sglang.launch_server"}), f));
   if (dpa) multi_replica_note(c, "SGLang with DP attention", out);
   const bool has_format = c.s.kv_cache != KvFormat::Int8 && c.s.kv_cache != KvFormat::Int4;
-  const KvCapacity k =
-      scaled_capacity(c, fraction * c.gpu->memory_bytes - b.weights, kv_scale(c, has_format));
+  const KvCapacity k = scaled_capacity(c, fraction * c.gpu->memory_bytes - b.weights - b.draft_weights,
+                                       kv_scale(c, has_format));
   const std::string setting = default_holds ? cat({"its own mem_fraction_static ", fixed(own, 3)})
                                             : cat({"--mem-fraction-static ", fixed2(fraction)});
   add_note(out, kv_capacity_note(c, "SGLang", setting, k));

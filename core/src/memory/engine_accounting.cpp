@@ -89,14 +89,18 @@ std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, con
   const EngineOptions& o = s.engine_options;
   EngineBudget e;
   const double total = gpu->memory_bytes;
-  e.weights_bytes = m.breakdown.weights;
+  // A speculative draft loads with the target and keeps its KV beside the target's for every
+  // token of the pool (vLLM's KV cache groups hold the drafter's layers; SGLang's draft worker
+  // shares the token pool): both come out of the same budget.
+  e.weights_bytes = m.breakdown.weights + m.breakdown.draft_weights;
   // The scenario's own context: the launch commands start the engine with --max-model-len seq_len
   // (SGLang --context-length), so its start-up log reports the concurrency of that length.
   e.max_model_len = o.max_model_len.value_or(s.seq_len);
   const bool eager = o.enforce_eager.value_or(false);
   e.cuda_graph_bytes = eager ? 0 : kCudaGraphBytes;
   const bool multi = s.tp > 1 || s.pp > 1;
-  const double per_token = kv_per_token_per_gpu(s);
+  const double draft_share = m.breakdown.kv_cache > 0 ? m.breakdown.draft_kv_cache / m.breakdown.kv_cache : 0;
+  const double per_token = kv_per_token_per_gpu(s) * (1 + draft_share);
   if (s.engine == Engine::Vllm) {
     e.engine = "vllm";
     e.fraction = o.gpu_memory_utilization.value_or(kVllmUtilization);

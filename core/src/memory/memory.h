@@ -19,7 +19,14 @@ struct MemoryBreakdown {
   double activations = 0;
   double kv_cache = 0;
   double runtime = 0;  // CUDA context, library workspaces, engine buffers, allocator slack
-  double total() const { return weights + gradients + optimizer + activations + kv_cache + runtime; }
+  // Speculative decoding (engine_options.speculative): the draft's weights (MTP modules, EAGLE head
+  // or draft model) and its KV cache, beside the target's (memory_inference.cpp).
+  double draft_weights = 0;
+  double draft_kv_cache = 0;
+  double total() const {
+    return weights + gradients + optimizer + activations + kv_cache + runtime + draft_weights +
+           draft_kv_cache;
+  }
 };
 
 // The peak as three counters report it (docs/methodology.md, "Three memory figures").

@@ -4,6 +4,8 @@
 
 #include "memory/memory.h"
 #include "memory/memory_quant.h"
+#include "model/precision.h"
+#include "scenario/speculative.h"
 
 namespace gpusizer {
 namespace {
@@ -109,8 +111,12 @@ double activation_bytes(const Scenario& s) {
   const double layer_bytes = bytes;
   const double devices = summed_devices(s);
   bytes = layer_bytes * devices;
-  // Logits of the last position of each sequence, fp32, and the sampler's probabilities.
-  if (!a.encoder) bytes += 2 * static_cast<double>(s.batch) * static_cast<double>(a.vocab) / tp * kLogitBytes;
+  // Logits of the last position of each sequence, fp32, and the sampler's probabilities; a
+  // speculative verify pass scores each sequence's k drafts and the next token (k + 1 rows).
+  const double logit_rows =
+      static_cast<double>(s.batch) *
+      (speculative(s) ? static_cast<double>(s.engine_options.speculative->draft_tokens + 1) : 1);
+  if (!a.encoder) bytes += 2 * logit_rows * static_cast<double>(a.vocab) / tp * kLogitBytes;
   if (!a.encoder && s.engine == Engine::Transformers && s.version_facts.full_prompt_logits) {
     // transformers before 4.45 (LlamaForCausalLM.forward: logits = self.lm_head(hidden_states).float()
     // for every position; logits_to_keep arrived in 4.45): the prefill holds the bf16 logits of the
@@ -176,6 +182,26 @@ double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
                                ? std::ceil(static_cast<double>(s.batch) / static_cast<double>(s.tp))
                                : static_cast<double>(s.batch);
   return per_token * tokens * sequences + state * sequences;
+}
+
+// The draft of speculative decoding on the busiest GPU (speculative.cpp draft_scenario): its weights
+// without the LM head and embedding it shares with the target, its MTP eh_proj / EAGLE fc, and
+// the KV cache of its layers over the same sequences and context as the target's.
+void add_draft_bytes(const Scenario& s, MemoryBreakdown* b) {
+  if (!speculative(s)) return;
+  const Draft d = draft_scenario(s);
+  const Scenario& ds = d.scenario;
+  const double tp = static_cast<double>(s.tp);
+  double weights = weights_per_gpu(ds, ds.weights);
+  if (d.shares_head) {
+    const WeightBytes w = weight_bytes(ds.model, ds.weights);
+    weights -= (w.embedding + w.lm_head) / tp;
+  }
+  const double h = static_cast<double>(ds.model.hidden);
+  weights += d.fc_inputs * h * h * linear_bytes_per_weight(ds.model, ds.weights) / tp;
+  b->draft_weights = d.weight_copies * weights;
+  double per_token = 0;
+  b->draft_kv_cache = d.kv_copies * kv_cache_bytes(ds, &per_token);
 }
 
 }  // namespace
@@ -262,6 +288,7 @@ MemoryEstimate inference_memory(const Scenario& s, const Gpu* gpu) {
   // Buffers the quantized kernels allocate at load, alive throughout (memory_quant.cpp).
   m.breakdown.activations += quant_kernel_buffer_bytes(s);
   m.breakdown.runtime = runtime_bytes(s, gpu);
+  add_draft_bytes(s, &m.breakdown);
   m.per_gpu_bytes = m.breakdown.total();
   return m;
 }

@@ -231,6 +231,10 @@ nlohmann::json to_json(const Estimate& e) {
                                                               {"runtime", b.runtime}})},
                                 {"host_bytes", e.memory.host_bytes},
                                 {"kv_bytes_per_token", e.memory.kv_bytes_per_token}});
+  if (b.draft_weights > 0 || b.draft_kv_cache > 0) {  // speculative decoding's draft (memory.h)
+    j["memory"]["breakdown"]["draft_weights"] = b.draft_weights;
+    j["memory"]["breakdown"]["draft_kv_cache"] = b.draft_kv_cache;
+  }
   add_memory_json(e.memory, &j["memory"]);  // figures, engine budget, range (memory_runtime.cpp)
   if (e.gpu) {
     j["gpu"] = nlohmann::json({{"id", e.gpu->id},

@@ -6,7 +6,27 @@
 #include <optional>
 #include <string>
 
+#include "model/architecture.h"
+
 namespace gpusizer {
+
+// Speculative decoding (engine_options.speculative; speed_speculative.cpp, docs/speed.md
+// "Speculative decoding"): a draft proposes `draft_tokens` tokens per step and the target verifies
+// them in one pass. Serving on vLLM or SGLang only.
+struct Speculative {
+  // "mtp" (the checkpoint's multi-token-prediction modules: vLLM deepseek_mtp, SGLang NEXTN),
+  // "eagle" / "eagle3" (an EAGLE head: one decoder layer of the target's width), "draft_model" (a
+  // smaller model of the catalog: vLLM draft_model, SGLang STANDALONE).
+  std::string method;
+  int64_t draft_tokens = 1;        // k: vLLM num_speculative_tokens, SGLang --speculative-num-steps
+  double acceptance_rate = 0;      // a: per draft token; stated, or the method's measured default
+  bool acceptance_stated = false;  // the scenario gave acceptance_rate (else a cited default)
+  // eagle / eagle3: the head's Hugging Face repository (launch lines only); draft_model: the draft's
+  // catalog id or Hub id, which sizes its weights and KV cache.
+  std::string draft_model;
+  // draft_model: the catalog preset the name resolved to (model_names.cpp), which sizes it.
+  const Architecture* draft_preset = nullptr;
+};
 
 struct EngineOptions {
   std::optional<double> gpu_memory_utilization;   // vLLM --gpu-memory-utilization (0, 1]
@@ -112,6 +132,8 @@ struct EngineOptions {
   // A figure summed over the N devices of a device_map split counted as one device: per-device
   // buffers and each device's own forward peak count N times (default 1).
   std::optional<int64_t> summed_devices;
+  // Speculative decoding; unset: none (the engines' default).
+  std::optional<Speculative> speculative;
 };
 
 }  // namespace gpusizer

@@ -3,6 +3,7 @@
 
 #include "base/error.h"
 #include "scenario/engine_versions.h"
+#include "scenario/speculative.h"
 
 namespace gpusizer {
 
@@ -63,6 +64,7 @@ void parse_engine_options(JsonReader& top, EngineOptions* out) {
   o.quant_max_input_len = r.integer("quant_max_input_len", 1, kMaxTokens);
   o.quant_max_batch_size = r.integer("quant_max_batch_size", 1, 1 << 20);
   o.summed_devices = r.integer("summed_devices", 1, 1024);
+  parse_speculative(r, &o);  // speculative.cpp
   r.reject_unknown();
 }
 

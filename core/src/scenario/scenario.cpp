@@ -14,6 +14,7 @@
 #include "catalog/model_names.h"
 #include "scenario/engine_options_parse.h"
 #include "scenario/engine_versions.h"
+#include "scenario/speculative.h"
 
 namespace gpusizer {
 
@@ -616,6 +617,7 @@ void validate_scenario(const Scenario& s) {
   if (s.engine_options.dp_attention.value_or(false) && s.engine != Engine::Sglang) {
     throw_error("engine_options.dp_attention", "dp_attention_engine", {{"engine", to_string(s.engine)}});
   }
+  validate_speculative(s);  // engine_options.speculative: serving on vLLM / SGLang (speculative.cpp)
   if (s.ep > 1) {
     // Megatron-LM's expert parallelism (--expert-model-parallel-size): the serving engines place
     // experts over their TP ranks themselves (launch adds --enable-expert-parallel / --ep-size).

@@ -12,7 +12,9 @@
 #include "memory/memory_quant.h"
 #include "memory/memory_training.h"
 #include "model/precision.h"
+#include "scenario/speculative.h"
 #include "speed/speed_dp_attention.h"
+#include "speed/speed_speculative.h"
 
 namespace gpusizer {
 namespace {
@@ -385,17 +387,22 @@ double matmul_seconds(const Gpu& gpu, double flops, double gemv_flops, double te
   return (flops - gemv_flops) / tensor_flops_per_s + gemv_flops / cuda_core;
 }
 
-// One decode step of one replica: every sequence of the batch gets a token.
+// One decode step of one replica: every sequence of the batch gets a token. A speculative verify
+// pass (speed_speculative.cpp) runs `query_tokens` positions of each sequence at once: the weights
+// are read once, the matmuls and the experts see query_tokens x the rows, the attention scores
+// query_tokens x the work, and each sequence's KV cache is read once (FlashInfer / FlashMLA tile a
+// sequence's queries together).
 double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,
-                     const Links& links, double batch, double context) {
+                     const Links& links, double batch, double context, double query_tokens = 1) {
   const Architecture& a = s.model;
   const double tp = static_cast<double>(s.tp), pp = static_cast<double>(s.pp);
   // The batch is split into micro-batches that fill the pipeline (vLLM/SGLang pipeline parallel).
   const double micro = std::min(batch, pp);
-  const double tokens = batch / micro;
+  const double requests = batch / micro;
+  const double tokens = requests * query_tokens;
   // Attention: split by heads over the TP ranks, or under DP attention each rank runs its own
   // requests with the whole attention weights (speed_dp_attention.cpp).
-  const AttentionSplit attn = attention_split(s, tokens);
+  const AttentionSplit attn = attention_split(s, requests);
   const double weights =
       (c.dense_bytes - c.attn_bytes + c.expert_bytes * experts_touched(a, tokens)) / (tp * pp) +
       c.attn_bytes / (attn.weights * pp);
@@ -488,6 +495,14 @@ double tpot_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Engi
   return step_s + (batch - 1) / batch * batch_prefill_s / output;
 }
 
+// What one decoded token of each sequence costs in steps: the decode step, or under speculative
+// decoding a speculative step over the tokens it is expected to yield (speed_speculative.cpp).
+double decode_token_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const EngineEfficiency& e,
+                      const Links& links, double batch, double context) {
+  if (!speculative(s)) return decode_step_s(s, gpu, c, e, links, batch, context);
+  return speculative_step(s, gpu, c, links, batch, context).per_token_s();
+}
+
 Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCosts& c,
                               const EngineEfficiency& e, const Links& links) {
   const double dp = static_cast<double>(s.dp());
@@ -500,7 +515,19 @@ Throughput serving_throughput(const Scenario& s, const Gpu& gpu, const ModelCost
   if (s.output_tokens == 0 || s.model.encoder) return t;
   const double output = static_cast<double>(s.output_tokens);
   // Steady decoding at the mean context over the output: prompt + output / 2.
-  const double step_s = decode_step_s(s, gpu, c, e, links, batch, prompt + output / 2);
+  const double step_s = decode_token_s(s, gpu, c, e, links, batch, prompt + output / 2);
+  if (speculative(s)) {
+    const Speculative& sp = *s.engine_options.speculative;
+    const SpeculativeStep spec = speculative_step(s, gpu, c, links, batch, prompt + output / 2);
+    t.speculative = Throughput::Speculative{sp.method,
+                                            sp.draft_tokens,
+                                            sp.acceptance_rate,
+                                            sp.acceptance_stated,
+                                            spec.tokens_per_step,
+                                            spec.verify_s,
+                                            spec.draft_s,
+                                            decode_step_s(s, gpu, c, e, links, batch, prompt + output / 2)};
+  }
   t.decode_tokens_per_s = dp * batch / step_s;
   t.generation_tokens_per_s = dp * batch * output / (t.time_to_first_token_s + output * step_s);
   // Continuous batching with chunked prefill (vLLM V1 and SGLang defaults, TensorRT-LLM inflight
@@ -648,6 +675,11 @@ double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& 
   return decode_step_s(s, gpu, c, engine_efficiency(s, gpu), links, batch, context);
 }
 
+double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
+                           double batch, double context, double query_tokens) {
+  return decode_step_s(s, gpu, c, engine_efficiency(s, gpu), links, batch, context, query_tokens);
+}
+
 double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
                        double batch, double prompt) {
   return prefill_s(s, gpu, c, engine_efficiency(s, gpu), links, batch, prompt);
@@ -686,7 +718,7 @@ ServingPoint serving_point(const Scenario& s, const Gpu& gpu, const ModelCosts& 
   ServingPoint p;
   p.batch = b;
   const double prefill = prefill_s(s, gpu, c, e, links, b, prompt);
-  const double step = decode_step_s(s, gpu, c, e, links, b, prompt + output / 2);
+  const double step = decode_token_s(s, gpu, c, e, links, b, prompt + output / 2);
   p.ttft_s = prefill * (b + 1) / (2 * b);
   p.tpot_s = tpot_s(s, gpu, c, e, links, b, step, prefill);
   p.ttft_joining_s = prefill_s(s, gpu, c, e, links, 1, prompt) + step;
@@ -743,6 +775,17 @@ nlohmann::json to_json(const Throughput& t) {
                                       {"output_tokens_per_s", p.output_tokens_per_s}}));
     }
     j["curve"] = curve;
+  }
+  if (t.speculative) {
+    const Throughput::Speculative& x = *t.speculative;
+    j["speculative"] = nlohmann::json({{"method", x.method},
+                                       {"draft_tokens", x.draft_tokens},
+                                       {"acceptance_rate", x.acceptance_rate},
+                                       {"acceptance_rate_stated", x.acceptance_stated},
+                                       {"tokens_per_step", x.tokens_per_step},
+                                       {"verify_step_s", x.verify_step_s},
+                                       {"draft_s", x.draft_s},
+                                       {"step_without_s", x.plain_step_s}});
   }
   return j;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,19 @@ struct Throughput {
   double flops_utilization = 0;      // training: share of peak FLOP/s reached over the step (executed FLOPs)
   double bandwidth_utilization = 0;  // serving: share of peak memory bandwidth the estimate assumes
   std::vector<ServingPoint> curve;   // serving, estimate only: serving_curve()
+  // Speculative decoding (engine_options.speculative), serving: the decode rates and the time per
+  // output token above already count it; these say by how much (speed_speculative.cpp).
+  struct Speculative {
+    std::string method;
+    int64_t draft_tokens = 0;
+    double acceptance_rate = 0;
+    bool acceptance_stated = false;  // false: the method's cited default
+    double tokens_per_step = 0;      // (1 - a^(k+1)) / (1 - a)
+    double verify_step_s = 0;        // the target's pass over batch x (k + 1) positions
+    double draft_s = 0;              // the k draft passes
+    double plain_step_s = 0;         // the decode step without speculation, for comparison
+  };
+  std::optional<Speculative> speculative;
 };
 
 struct JobTime {
@@ -123,6 +137,10 @@ Throughput estimate_throughput(const Scenario& s, const Gpu& gpu, const ModelCos
 // prefill (seconds) of `batch` prompts of `prompt` tokens: the parts of serving_point.
 double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
                            double batch, double context);
+// The same step with `query_tokens` positions of each sequence in one pass (a speculative verify):
+// weights read once, matmul rows and attention work x query_tokens, each KV cache read once.
+double decode_step_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
+                           double batch, double context, double query_tokens);
 double prefill_seconds(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Links& links,
                        double batch, double prompt);
 
