@@ -32,7 +32,8 @@ std::string draft_repo(const Speculative& sp) {
 void add_vllm_speculative(const LaunchContext& c, Flags& f) {
   if (!c.s.engine_options.speculative) return;
   const Speculative& sp = *c.s.engine_options.speculative;
-  nlohmann::ordered_json j;
+  // Keys sorted (nlohmann::json, the one JSON type of the wasm): vLLM reads them by name.
+  nlohmann::json j;
   j["method"] = sp.method == "mtp" ? vllm_mtp_method(c.s.model) : sp.method;
   j["num_speculative_tokens"] = sp.draft_tokens;
   if (!sp.draft_model.empty()) j["model"] = draft_repo(sp);
