@@ -57,14 +57,6 @@ bool has_warning(const json& out, const std::string& code) {
   return std::any_of(d.begin(), d.end(), [&](const json& w) { return w["code"] == code; });
 }
 
-// What launch_serving.cpp derives from the estimate: needed share + 0.05, rounded up, capped at 0.95.
-std::string fraction(double bytes, const std::string& gpu) {
-  const double f = std::min(0.95, std::ceil((bytes / find_gpu(gpu)->memory_bytes + 0.05) * 100 - 1e-9) / 100);
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.2f", f);
-  return buf;
-}
-
 Estimate estimate_of(json scenario, const json& plan) {
   scenario["gpu"] = plan["gpu"];
   scenario["gpus"] = plan["gpus"];

@@ -7,19 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api_answer.h"
 #include "gpusizer/api.h"
 
 using namespace gpusizer;
 using json = nlohmann::json;
 
 namespace {
-
-json value_of(const char* command, const json& input) {
-  const ApiResult r = run_command(command, input.dump());
-  INFO(command << " " << input.dump() << " -> " << r.error_field << ": " << r.error_message);
-  REQUIRE(r.ok);
-  return r.value;
-}
 
 // The estimate's curve point of one replica of `plan` at its concurrency.
 json replica_point(const json& scenario, const json& plan) {

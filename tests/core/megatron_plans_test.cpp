@@ -8,19 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api_answer.h"
 #include "gpusizer/api.h"
 
 using namespace gpusizer;
 using json = nlohmann::json;
 
 namespace {
-
-json value_of(const char* command, const json& input) {
-  const ApiResult r = run_command(command, input.dump());
-  INFO(command << " " << input.dump() << " -> " << r.error_field << ": " << r.error_message);
-  REQUIRE(r.ok);
-  return r.value;
-}
 
 std::string command_text(const json& launch, const std::string& tool) {
   for (const json& c : launch.at("commands"))
@@ -114,6 +108,8 @@ TEST_CASE(
                             "selective_checkpointing", "megatron_layout_only"})
     CHECK_FALSE(has_note(l, stale));
   CHECK(has_note(l, "megatron_swift_steps"));
+  // Selective recomputation stated: no note that Megatron-SWIFT recomputes what was not asked for.
+  CHECK_FALSE(has_note(l, "megatron_swift_selective"));
   // The cheapest plan is launched as ranked, with no note that it could not be.
   const json top = value_of("rank", s).at("plans").at(0);
   CHECK(plan.at("gpus") == top.at("gpus"));
@@ -166,4 +162,25 @@ TEST_CASE(
   const json e = value_of("estimate", stated).at("throughput");
   CHECK(e.at("train_tokens_per_s").get<double>() ==
         Approx(top.at("throughput").at("train_tokens_per_s").get<double>()).epsilon(0.02));
+}
+
+TEST_CASE("Megatron-SWIFT without checkpointing: the launch says it recomputes the core attention anyway",
+          "[megatron]") {
+  // megatron sft has no recompute_granularity none (megatron_args.py at v3.9.0: selective or full),
+  // so the command writes selective and a note says the memory then falls below the estimate.
+  const json s = {{"model", "qwen3-30b-a3b"},
+                  {"task", "full"},
+                  {"engine", "megatron"},
+                  {"gpu", "h200"},
+                  {"gpus", 8},
+                  {"tp", 2},
+                  {"ep", 4},
+                  {"batch", 1},
+                  {"seq_len", 4096},
+                  {"training", {{"tokens", 2e9}, {"grad_checkpointing", "none"}}}};
+  const json l = value_of("launch", s);
+  const std::string sft = command_text(l, "megatron-swift");
+  REQUIRE_FALSE(sft.empty());
+  CHECK(sft.find("--recompute_granularity selective") != std::string::npos);
+  CHECK(has_note(l, "megatron_swift_selective"));
 }

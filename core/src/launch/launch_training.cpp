@@ -365,9 +365,14 @@ void add_megatron_pretrain(const LaunchContext& c, Launch& out) {
 // megatron sft --load ... --finetune true, swift export --to_hf). It reads the architecture (RoPE
 // base and scaling, norm epsilon, MoE shapes) from the checkpoint's config.json (swift/megatron/
 // model/config.py), so the command names no architecture flags.
+// The folder `swift export --to_mcore` writes the checkpoint's Megatron weights to.
+std::string mcore_folder(const LaunchContext& c) {
+  return c.model.substr(c.model.find_last_of('/') + 1) + "-mcore";
+}
+
 void add_megatron_swift(const LaunchContext& c, Launch& out) {
   const std::string name = c.model.substr(c.model.find_last_of('/') + 1);
-  const std::string mcore = name + "-mcore";
+  const std::string mcore = mcore_folder(c);
   Flags e;
   e.add("--model", c.model)
       .add("--to_mcore", "true")
@@ -418,6 +423,8 @@ void add_megatron_swift(const LaunchContext& c, Launch& out) {
   } else {
     f.add("--max_epochs", 1);
   }
+  // Every 200 steps, as ms-swift's MoE and multi-node examples at v3.9.0 (examples/megatron/moe/
+  // qwen3_moe.sh, multi-node/node1.sh: --save_interval 200).
   f.add("--save", "megatron_output/" + name).add("--save_interval", 200);
   f.add("--no_save_optim", "true").add("--no_save_rng", "true");
   const std::string head = cat({"PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True' ", node_env(c),
@@ -457,8 +464,7 @@ void add_training_notes(const LaunchContext& c, Launch& out) {
   if (c.s.engine == Engine::Megatron && !megatron_pretrain(c) && !megatron_finetune(c))
     add_note(out, "megatron_as_deepspeed");
   if (megatron_finetune(c)) {
-    add_note(out, "megatron_swift_steps",
-             {{"mcore", c.model.substr(c.model.find_last_of('/') + 1) + "-mcore"}});
+    add_note(out, "megatron_swift_steps", {{"mcore", mcore_folder(c)}});
     if (t.grad_checkpointing == Checkpointing::None) add_note(out, "megatron_swift_selective");
   }
   // The notes of the data-parallel tools' commands (absent under tensor, pipeline or expert parallelism).

@@ -186,17 +186,12 @@ int64_t fewest_fitting(Search& z, const Gpu& gpu, int64_t hi, At layout) {
 }
 
 // Tensor-parallel degrees inside one node of `per_node` GPUs: powers of two up to it (and the GPU
-// count itself) that divide the attention heads, where the engine does TP; the scenario's tp when
-// it set one.
+// count itself) over which the engine splits the attention (tp_splits_attention), where the engine
+// does TP; the scenario's tp when it set one.
 std::vector<int64_t> tp_choices(const Search& z, int64_t per_node) {
   if (z.s.tp_set) return {z.s.tp};
   if (!z.caps.tensor_parallel) return {1};
-  // Megatron-Core splits the query groups over TP ranks and asserts that they divide
-  // (megatron/core/transformer/attention.py: divide(num_query_groups, world_size)); the serving
-  // engines replicate KV heads instead.
-  const int64_t groups =
-      z.s.engine == Engine::Megatron && z.s.model.mla.kv_lora_rank == 0 ? z.s.model.kv_heads : 0;
-  auto splits = [&](int64_t t) { return z.s.model.heads % t == 0 && (groups <= 0 || groups % t == 0); };
+  auto splits = [&](int64_t t) { return tp_splits_attention(z.s, t); };
   std::vector<int64_t> out;
   for (int64_t t = 1; t <= per_node; t *= 2) {
     if (splits(t)) out.push_back(t);

@@ -595,6 +595,12 @@ bool dp_attention(const Scenario& s) {
   return s.engine_options.dp_attention.value_or(false) && s.model.mla.kv_lora_rank > 0 && s.tp > 1;
 }
 
+bool tp_splits_attention(const Scenario& s, int64_t tp) {
+  const Architecture& m = s.model;
+  if (m.heads % tp != 0) return false;
+  return !(s.engine == Engine::Megatron && m.kv_heads > 0 && m.mla.kv_lora_rank == 0 && m.kv_heads % tp != 0);
+}
+
 void validate_scenario(const Scenario& s) {
   const Architecture& m = s.model;
   if ((s.tp * s.pp) <= 0 || s.gpus % (s.tp * s.pp) != 0) {
@@ -604,9 +610,7 @@ void validate_scenario(const Scenario& s) {
   if (m.heads % s.tp != 0) {
     throw_error("tp", "tp_heads", {{"heads", m.heads}});
   }
-  // Megatron-Core splits the query groups over the TP ranks (megatron/core/transformer/attention.py:
-  // divide(num_query_groups, world_size) asserts); the serving engines replicate KV heads instead.
-  if (s.engine == Engine::Megatron && m.kv_heads > 0 && m.mla.kv_lora_rank == 0 && m.kv_heads % s.tp != 0) {
+  if (!tp_splits_attention(s, s.tp)) {
     throw_error("tp", "tp_query_groups", {{"kv_heads", m.kv_heads}, {"tp", s.tp}});
   }
   if (s.pp > m.layers) {

@@ -176,6 +176,11 @@ void apply_layout_defaults(Scenario& s);
 // MLA model, more than one TP rank (speed_dp_attention.cpp, memory_inference.cpp).
 bool dp_attention(const Scenario& s);
 
+// Whether the scenario's engine can split the model's attention over `tp` ranks: the heads divide,
+// and under Megatron-Core the KV heads (query groups) too (megatron/core/transformer/attention.py:
+// divide(num_query_groups, world_size) asserts; the serving engines replicate KV heads instead).
+bool tp_splits_attention(const Scenario& s, int64_t tp);
+
 // The checkpoint of preset `a` served or trained in `weights`: its published checkpoint in that
 // format where there is one (core/data/checkpoints.json), else its own repository.
 Checkpoint preset_checkpoint(const Architecture& a, WeightFormat weights);
