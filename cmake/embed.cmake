@@ -92,13 +92,14 @@ foreach(pair IN LISTS FILES)
     endif()
   endif()
   # checkpoints.json: every entry's citations and notes for people (catalog/checkpoints.h keeps
-  # none of them) are embedded as "" (~6 KB of the LZMA-packed wasm, measured 2026-12-03).
+  # none of them) are embedded as "" (~7 KB of the LZMA-packed wasm, measured 2026-12-03).
   if(name STREQUAL "checkpoints_json")
     string(JSON entries ERROR_VARIABLE err LENGTH "${content}" checkpoints)
     if(err)
       message(FATAL_ERROR "${path}: ${err}")
     endif()
-    foreach(key source weights_note detail_source bits_from)
+    foreach(key source weights_note detail_source bits_from max_positions_source total_size_source
+                block_source note)
       string(REGEX REPLACE "\"${key}\": \"([^\"\\]|\\\\.)*\"" "\"${key}\": \"\"" content "${content}")
       string(REGEX MATCH "\"${key}\": \"[^\"]" kept "${content}")
       if(kept)
