@@ -184,3 +184,31 @@ TEST_CASE("Megatron-SWIFT without checkpointing: the launch says it recomputes t
   CHECK(sft.find("--recompute_granularity selective") != std::string::npos);
   CHECK(has_note(l, "megatron_swift_selective"));
 }
+
+TEST_CASE("Megatron-SWIFT over two nodes: NODE_RANK and MASTER_ADDR, no deepspeed hostfile", "[megatron]") {
+  // The hostfile is read only by the deepspeed launcher, which this launch does not write.
+  const json s = {{"model", "qwen3-30b-a3b"},
+                  {"task", "full"},
+                  {"engine", "megatron"},
+                  {"gpu", "h200"},
+                  {"gpus", 16},
+                  {"tp", 2},
+                  {"ep", 8},
+                  {"batch", 1},
+                  {"seq_len", 4096},
+                  {"training", {{"tokens", 2e9}, {"grad_checkpointing", "selective"}}}};
+  const json l = value_of("launch", s);
+  REQUIRE(l.at("plan").at("instances").get<int64_t>() == 2);
+  CHECK(command_text(l, "deepspeed").empty());
+  CHECK(has_note(l, "node_rank"));
+  CHECK_FALSE(has_note(l, "deepspeed_hostfile"));
+  // The same model fine-tuned data-parallel over two nodes writes the deepspeed launcher and its note.
+  json dp = s;
+  dp["engine"] = "deepspeed";
+  dp["tp"] = 1;
+  dp["ep"] = 1;
+  dp["training"]["zero"] = 3;
+  const json d = value_of("launch", dp);
+  REQUIRE_FALSE(command_text(d, "deepspeed").empty());
+  CHECK(has_note(d, "deepspeed_hostfile"));
+}

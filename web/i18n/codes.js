@@ -253,7 +253,8 @@ export const CODE_WORDS = {
   'n.dataset_placeholders': ['', '/path/to/train.jsonl 和 my_dataset 是占位符：请填入你的数据集{tmpl}'],
   'n.dataset_placeholders.default': ['', '；template default 代表模型的对话模板（LLaMA-Factory 0.9.3 没有为其任何仓库登记模板）'],
   'n.train_py': ['', 'train.py 代表你自己的、接受 --deepspeed 的 Hugging Face Trainer 脚本；ms-swift 和 LLaMA-Factory 自带启动脚本'],
-  'n.node_rank': ['', '在每个节点上设置 NODE_RANK（0 到 {last_rank}）和 MASTER_ADDR（0 号节点的地址）；deepspeed 的 hostfile 每个节点一行：<address> slots={slots}'],
+  'n.node_rank': ['', '在每个节点上设置 NODE_RANK（0 到 {last_rank}）和 MASTER_ADDR（0 号节点的地址）'],
+  'n.deepspeed_hostfile': ['', 'deepspeed 命令的 hostfile 每个节点一行：<address> slots={slots}'],
 
   // Why a plan, a GPU type or a table cell does not fit (reason_code with the plan's figures).
   'rs.too_large': ['', '在 {layout} 下每卡需要 {need}；{gpu} 可用 {cap}（预留 {headroom}）'],

@@ -440,9 +440,10 @@ const std::vector<Message> kMessages = {
     {"train_py", K::Note, "",
      "train.py stands for your own Hugging Face Trainer script that takes --deepspeed; ms-swift and "
      "LLaMA-Factory launch their own"},
-    {"node_rank", K::Note, "last_rank slots",
-     "on every node set NODE_RANK (0 to {last_rank}) and MASTER_ADDR (node 0's address); the deepspeed "
-     "hostfile lists one line per node: <address> slots={slots}"},
+    {"node_rank", K::Note, "last_rank",
+     "on every node set NODE_RANK (0 to {last_rank}) and MASTER_ADDR (node 0's address)"},
+    {"deepspeed_hostfile", K::Note, "slots",
+     "the deepspeed command's hostfile lists one line per node: <address> slots={slots}"},
     {"kv_capacity", K::Note,
      "engine setting budget_bytes sequences seq_len replicas batch per_sequence_bytes | total",
      "{engine}: {setting} leaves {budget_bytes:gib} of KV cache on each GPU, {sequences} concurrent "

@@ -478,7 +478,9 @@ void add_training_notes(const LaunchContext& c, Launch& out) {
     }
   }
   if (c.multi_node()) {
-    add_note(out, "node_rank", {{"last_rank", c.plan.instances - 1}, {"slots", c.nproc_per_node}});
+    add_note(out, "node_rank", {{"last_rank", c.plan.instances - 1}});
+    // The hostfile only the deepspeed launcher reads (data-parallel commands, add_launchers).
+    if (data_parallel_commands(c)) add_note(out, "deepspeed_hostfile", {{"slots", c.nproc_per_node}});
   }
 }
 
