@@ -114,6 +114,35 @@ TEST_CASE(
   CHECK(check_load_plans(s) >= 1);
 }
 
+TEST_CASE(
+    "DeepSeek-V3 on H20s at 1 request/s of 6k-token prompts: one replica over two nodes, not four "
+    "KV-bound replicas",
+    "[load]") {
+  // Review reject: four TP8 replicas on 8-GPU H20 instances at 10 sequences each (1,629 CNY/h),
+  // where one TP8 x PP2 replica over two nodes holds the weights once and ~160 sequences in the
+  // rest, carrying the load for half the price by the tool's own estimate.
+  const json s = {{"model", "deepseek-v3"},
+                  {"engine", "vllm"},
+                  {"seq_len", 8192},
+                  {"prompt_tokens", 6144},
+                  {"output_tokens", 2048},
+                  {"load", {{"requests_per_s", 1}, {"ttft_s", 5.0}, {"tpot_s", 0.08}}},
+                  {"pricing", {{"currency", "CNY"}}},
+                  {"filters", {{"providers", {"alibaba"}}, {"gpus", {"h20"}}}}};
+  const json plans = value_of("rank", s).at("plans");
+  const json& top = plans.at(0);
+  REQUIRE(top.contains("load"));
+  CHECK(top.at("load").at("replicas").get<int64_t>() == 1);
+  CHECK(top.at("gpus").get<int64_t>() == 16);
+  // Cheaper per token than the cheapest plan of several one-node replicas.
+  for (const json& p : plans) {
+    if (!p.contains("load") || p.at("tp").get<int64_t>() * p.at("pp").get<int64_t>() > 8) continue;
+    CHECK(top.at("load").at("cost_per_million_tokens").get<double>() <
+          p.at("load").at("cost_per_million_tokens").get<double>());
+  }
+  CHECK(check_load_plans(s) >= 1);
+}
+
 TEST_CASE("Every plan that meets a random load holds at its own concurrency", "[load]") {
   const char* models[] = {"llama-3.1-8b", "qwen2.5-7b",   "qwen2.5-32b", "Qwen/Qwen2.5-72B-Instruct-AWQ",
                           "mixtral-8x7b", "qwen3-30b-a3b"};

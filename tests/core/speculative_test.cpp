@@ -141,7 +141,7 @@ TEST_CASE("EAGLE-3 and a draft model: their weights counted, the repository on t
         plain["throughput"]["time_per_output_token_s"].get<double>());
   CHECK(
       launch_text(s).find(
-          R"("method":"eagle3","num_speculative_tokens":3,"model":"yuhuili/EAGLE3-LLaMA3.3-Instruct-70B")") !=
+          R"('{"method":"eagle3","model":"yuhuili/EAGLE3-LLaMA3.3-Instruct-70B","num_speculative_tokens":3}')") !=
       std::string::npos);
   s["engine_options"]["speculative"] = {{"method", "draft_model"},
                                         {"draft_tokens", 4},

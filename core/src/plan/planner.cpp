@@ -254,6 +254,15 @@ std::vector<Config> serving_configs(Search& z, const Gpu& gpu, const Shape& shap
     if (gpus % (tp * pp) != 0 || gpus > z.max_gpus) continue;
     if (spans(z, c, shape.per_instance) && !shape.can_span) continue;
     out.push_back(c);
+    // At a load, a replica with twice the stages holds the weights once over twice the GPUs and
+    // leaves the rest to KV cache: where the load is KV-bound one such replica can carry what
+    // several of the smallest would (review reject: DeepSeek-V3 on H20 at 1 request/s, four TP8
+    // replicas at 10 sequences each where one TP8 x PP2 over two nodes holds 160 for half the price).
+    // plan_load prices both; the ranking keeps the cheaper.
+    const Config wider{tp, 2 * pp, 0, 2 * tp * pp};
+    if (s.load && !s.pp_set && !s.gpus_set && wider.pp <= max_pp && wider.gpus <= z.max_gpus &&
+        (!spans(z, wider, shape.per_instance) || shape.can_span))
+      out.push_back(wider);
     // The same replica with SGLang's DP attention: each rank keeps only its own requests' latents
     // (more sequences fit) and reads the whole attention weights (slower at a few sequences); the
     // ranking keeps whichever serves cheaper. Without pipeline stages, as SGLang's guides run it:
