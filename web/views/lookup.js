@@ -67,7 +67,9 @@ export function lookupView(root, { catalog, onLoad, compute }) {
   const cellLines = (cell) => {
     if (cell.error) return [t('cellError', { msg: errorText(cell.error) })];
     if (!cell.fits) return [t('noneFits')];
-    return [`${cell.gpus} × ${gpuName(cell.gpu)}`, t('tbl.perGpu', { v: gib(cell.per_gpu_bytes) }), measureValue(cell.measure)];
+    const lines = [`${cell.gpus} × ${gpuName(cell.gpu)}`, t('tbl.perGpu', { v: gib(cell.per_gpu_bytes) }), measureValue(cell.measure)];
+    // A 16-bit serving column's model released only in a low-bit format is served in that format.
+    return cell.as_released ? [...lines, t('tbl.asReleased', { fmt: cell.as_released })] : lines;
   };
   // The arithmetic of a cell, in the page's language, from the core's figures.
   const noteText = (n) => {

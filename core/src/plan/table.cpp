@@ -9,6 +9,7 @@
 #include "base/json_reader.h"
 #include "base/messages.h"
 #include "catalog/catalog.h"
+#include "catalog/checkpoints.h"
 #include "model/architecture.h"
 #include "model/precision.h"
 #include "plan/planner.h"
@@ -264,6 +265,15 @@ json cell(const Scenario& column, const std::string& model, const std::string& w
   try {
     Scenario s = column;
     s.model = *find_preset(model);
+    // A 16-bit serving column serves a model released only in a low-bit format (DeepSeek-V3 and
+    // Kimi K2: fp8, gpt-oss: MXFP4) as released: no 16-bit checkpoint is published to serve.
+    WeightFormat released = s.weights;
+    if (s.task == Task::Inference && !is_quantized(s.weights) && !s.model.checkpoint_weights.empty() &&
+        parse_weight_format(s.model.checkpoint_weights, &released) && released != s.weights &&
+        !published_checkpoint_of(model, s.weights)) {
+      s.weights = released;
+      c["as_released"] = to_string(released);
+    }
     s.checkpoint = preset_checkpoint(s.model, s.weights);
     s.model_input = model;
     validate_scenario(s);
@@ -323,7 +333,8 @@ json shown_settings(const Inputs& in, const Workload& w, const Scenario& s) {
 // Training: hiyouga/LLaMA-Factory@13d252fa examples/train_lora/llama3_lora_sft.yaml:
 // per_device_train_batch_size 1, cutoff_len 2048, lora_rank 8, lora_target all; gradient
 // checkpointing on (LLaMA-Factory and ms-swift turn it on by default). The full fine-tune is
-// AdamW in pure bf16 (LLaMA-Factory's pure_bf16, 8 bytes per parameter) under ZeRO-3.
+// bf16 AdamW under ZeRO-3 with the fp32 master weights DeepSpeed keeps for it (16 bytes per
+// parameter of model states: ZeRO, arXiv 1910.02054 section 3.1), as its launch runs it.
 constexpr const char* kWorkloads = R"json([
  ["serve-bf16", "Serving, BF16 (vLLM)", true,
   {"task": "inference", "engine": "vllm", "weights": "bf16", "batch": 16, "seq_len": 4096, "kv_cache": "bf16"}],
@@ -335,9 +346,9 @@ constexpr const char* kWorkloads = R"json([
  ["qlora-nf4", "QLoRA, NF4 base", false,
   {"task": "qlora", "engine": "deepspeed", "weights": "nf4", "batch": 1, "seq_len": 2048,
    "training": {"optimizer": "adamw", "master_weights": true, "grad_checkpointing": "full", "lora_rank": 8, "lora_targets": "all-linear"}}],
- ["full-zero3", "Full fine-tune, pure BF16 AdamW, ZeRO-3", false,
+ ["full-zero3", "Full fine-tune, BF16 AdamW, ZeRO-3", false,
   {"task": "full", "engine": "deepspeed", "weights": "bf16", "batch": 1, "seq_len": 2048,
-   "training": {"optimizer": "adamw", "master_weights": false, "grad_checkpointing": "full", "zero": 3}}]
+   "training": {"optimizer": "adamw", "master_weights": true, "grad_checkpointing": "full", "zero": 3}}]
 ])json";
 
 const std::vector<Workload>& table_workloads() {
@@ -404,6 +415,7 @@ json table_json(const json& input) {
         json s = column_scenario(in, table_workloads()[i], model, Layers::Overrides);
         const json& p = c["plan"];
         s["gpu"] = c["gpu"];
+        if (c.contains("as_released")) s["weights"] = c["as_released"];
         for (const char* key : {"gpus", "tp", "pp"}) s[key] = p[key];
         if (p.contains("ep")) s["ep"] = p["ep"];
         if (p.value("dp_attention", false)) s["engine_options"]["dp_attention"] = true;
