@@ -92,7 +92,7 @@ TEST_CASE(
             " \\\n  --max-model-len 8192 \\\n  --max-num-seqs 8 \\\n  --gpu-memory-utilization " + util +
             " \\\n  --dtype float16 \\\n  --quantization awq_marlin \\\n  --kv-cache-dtype auto\n");
   const std::string swift = text(out, "ms-swift");
-  CHECK(swift.find("swift deploy \\\n  --model Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --infer_backend vllm \\\n "
+  CHECK(swift.find("swift deploy \\\n  --model Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --use_hf true \\\n  --infer_backend vllm \\\n "
                    " --torch_dtype float16 \\\n"
                    "  --vllm_tensor_parallel_size " +
                    tp) != std::string::npos);
@@ -227,7 +227,7 @@ TEST_CASE("Plans an engine cannot run get a warning and no command", "[launch]")
   CHECK(
       text(ok, "ms-swift")
           .rfind(
-              "CUDA_VISIBLE_DEVICES=0,1 swift deploy \\\n  --model Qwen/Qwen2.5-7B \\\n  --infer_backend pt",
+              "CUDA_VISIBLE_DEVICES=0,1 swift deploy \\\n  --model Qwen/Qwen2.5-7B \\\n  --use_hf true \\\n  --infer_backend pt",
               0) == 0);
 }
 
@@ -235,7 +235,7 @@ TEST_CASE("QLoRA: swift lora + 4-bit bnb, LLaMA-Factory quantization_bit 4", "[l
   const json out = launch(R"({"model":"qwen2.5-7b","task":"qlora","batch":4,"seq_len":2048,
                               "training":{"lora_rank":16,"grad_accum":4},"plan":{"gpu":"a10"}})");
   const std::string swift = text(out, "ms-swift");
-  CHECK(swift.rfind("NPROC_PER_NODE=1 \\\nswift sft \\\n  --model Qwen/Qwen2.5-7B \\\n  --train_type lora "
+  CHECK(swift.rfind("NPROC_PER_NODE=1 \\\nswift sft \\\n  --model Qwen/Qwen2.5-7B \\\n  --use_hf true \\\n  --train_type lora "
                     "\\\n  --torch_dtype bfloat16 \\\n"
                     "  --quant_method bnb \\\n  --quant_bits 4 \\\n  --lora_rank 16 \\\n  --target_modules "
                     "all-linear \\\n",
@@ -456,13 +456,13 @@ const std::map<std::string, std::set<std::string>>& known_flags() {
         "--quantization", "--kv-cache-dtype", "--nnodes", "--node-rank", "--dist-init-addr", "--ep-size",
         "-m"}},
       {"swift deploy",
-       {"--model", "--infer_backend", "--torch_dtype", "--vllm_tensor_parallel_size",
+       {"--model", "--use_hf", "--infer_backend", "--torch_dtype", "--vllm_tensor_parallel_size",
         "--vllm_pipeline_parallel_size", "--vllm_data_parallel_size", "--vllm_max_model_len",
         "--vllm_max_num_seqs", "--vllm_gpu_memory_utilization", "--max_batch_size", "--max_length"}},
       // ms-swift 3.9's checkpoint conversion and Megatron-SWIFT (docs/source_en/Megatron-SWIFT/
       // Quick-start.md, swift/megatron/argument/megatron_args.py at v3.9.0).
       {"swift export",
-       {"--model", "--to_mcore", "--to_hf", "--mcore_model", "--torch_dtype", "--output_dir"}},
+       {"--model", "--use_hf", "--to_mcore", "--to_hf", "--mcore_model", "--torch_dtype", "--output_dir"}},
       {"megatron sft",
        {"--load",
         "--dataset",
@@ -497,6 +497,7 @@ const std::map<std::string, std::set<std::string>>& known_flags() {
         "--no_save_rng"}},
       {"swift sft",
        {"--model",
+        "--use_hf",
         "--train_type",
         "--torch_dtype",
         "--quant_method",

@@ -129,8 +129,9 @@ void split_token(const std::string& t, std::vector<std::string>* out) {
 }
 
 struct Parsed {
-  std::string key;     // normalised tokens joined by spaces
-  std::string hub_id;  // org/name when given
+  std::string key;              // normalised tokens joined by spaces
+  std::string hub_id;           // org/name when given
+  bool modelscope_url = false;  // given as a modelscope.cn address
   bool has_weights = false;
   WeightFormat weights = WeightFormat::Bf16;
   std::string weights_token;
@@ -139,6 +140,7 @@ struct Parsed {
 Parsed parse(const std::string& text) {
   Parsed p;
   const std::string original = strip_url(trim(text));
+  p.modelscope_url = lower_case(text).find("modelscope.cn/") != std::string::npos;
   std::string s = lower_case(original);
   const size_t slash = s.find('/');
   const bool spaced = s.find(' ') != std::string::npos;
@@ -283,9 +285,15 @@ ModelNameMatch match_found(const std::string& text) {
   m.weights = p.weights;
   m.weights_token = p.weights_token;
   m.hub_id = p.hub_id;
+  m.modelscope = p.modelscope_url;
   if (p.key.empty()) return m;
   // A published checkpoint (core/data/checkpoints.json) names its preset and its format.
   if (const PublishedCheckpoint* c = p.hub_id.empty() ? nullptr : find_published_checkpoint(p.hub_id)) {
+    // ModelScope spells some organisations in another case than Hugging Face does ("qwen/Qwen2.5-
+    // 7B-Instruct" on modelscope.cn, "Qwen/..." on huggingface.co): an id that differs from the
+    // listed one only there was copied from ModelScope.
+    const std::string org = p.hub_id.substr(0, p.hub_id.find('/'));
+    if (c->repo.compare(0, org.size(), org) != 0) m.modelscope = true;
     if (const Architecture* a = find_preset(c->preset)) {
       m.preset = a;
       m.matched_by = "checkpoint";
@@ -415,6 +423,8 @@ nlohmann::json resolve_json(const std::string& input) {
   out["weights"] = m.has_weights ? nlohmann::json(to_string(m.weights)) : nlohmann::json();
   out["weights_from"] = m.has_weights ? nlohmann::json(m.weights_token) : nlohmann::json();
   out["hub_id"] = m.hub_id.empty() ? nlohmann::json() : nlohmann::json(m.hub_id);
+  out["hub"] =
+      m.hub_id.empty() ? nlohmann::json() : nlohmann::json(m.modelscope ? "modelscope" : "huggingface");
   out["config_urls"] = nlohmann::json::array();
   if (!m.preset) {
     try {

@@ -23,6 +23,7 @@ struct ModelNameMatch {
   WeightFormat weights = WeightFormat::Bf16;
   std::string weights_token;             // the part of the name that gave it ("awq", "q4_k_m")
   std::string hub_id;                    // "org/name" when the text is a Hub id (or a Hub URL)
+  bool modelscope = false;               // the Hub id is ModelScope's (model_names.cpp hub_of)
   std::vector<std::string> suggestions;  // preset ids, best first, when nothing matched
   bool ambiguous = false;                // several presets match the name (e.g. "gemma 3": four sizes)
 };

@@ -447,6 +447,14 @@ std::string replica_devices(const LaunchContext& c) noexcept {
   return devices_env(c.plan.tp * c.plan.pp);
 }
 
+std::string modelscope_env(const LaunchContext& c, const char* var) noexcept {
+  return c.s.checkpoint.modelscope ? cat({var, "=true "}) : std::string();
+}
+
+void add_swift_hub(const LaunchContext& c, Flags& f) noexcept {
+  if (!c.s.checkpoint.repo.empty() && !c.s.checkpoint.modelscope) f.add("--use_hf", "true");
+}
+
 std::string visible_devices(const LaunchContext& c) noexcept {
   if (c.nproc_per_node >= c.plan.gpus_per_instance) return "";
   return devices_env(c.nproc_per_node);

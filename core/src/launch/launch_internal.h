@@ -186,5 +186,11 @@ std::string devices_env(int64_t n) noexcept;
 std::string visible_devices(const LaunchContext& c) noexcept;
 // The first replica's GPUs (tp x pp of them) when the plan holds several replicas, else visible_devices.
 std::string replica_devices(const LaunchContext& c) noexcept;
+// "<var>=true " when the checkpoint is a ModelScope id (the tool's switch to fetch from ModelScope:
+// VLLM_USE_MODELSCOPE, SGLANG_USE_MODELSCOPE, LMDEPLOY_USE_MODELSCOPE, USE_MODELSCOPE_HUB), else "".
+std::string modelscope_env(const LaunchContext& c, const char* var) noexcept;
+// ms-swift fetches from ModelScope unless told --use_hf (swift/llm/argument/base_args/base_args.py at
+// v3.9.3: use_hf False): a Hugging Face id gets --use_hf true.
+void add_swift_hub(const LaunchContext& c, Flags& f) noexcept;
 
 }  // namespace gpusizer

@@ -159,8 +159,10 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   if (!q.empty()) f.add("--quantization", q);
   f.add("--kv-cache-dtype", c.s.kv_cache == KvFormat::Fp8 ? "fp8" : "auto");
   add_vllm_speculative(c, f);  // launch_speculative.cpp
-  add_command(out, "vllm", kVllmVersion, "shell", "",
-              shell_command(cat({visible_devices(c), "vllm serve ", c.model}), f));
+  add_command(
+      out, "vllm", kVllmVersion, "shell", "",
+      shell_command(
+          cat({visible_devices(c), modelscope_env(c, "VLLM_USE_MODELSCOPE"), "vllm serve ", c.model}), f));
 
   // vLLM's budget covers everything it allocates: weights, activations, runtime, then KV blocks.
   const MemoryBreakdown& b = c.estimate.memory.breakdown;
@@ -199,8 +201,9 @@ void add_swift_vllm(const LaunchContext& c, Launch& out) {
     return;
   }
   Flags f;
-  f.add("--model", c.model)
-      .add("--infer_backend", "vllm")
+  f.add("--model", c.model);
+  add_swift_hub(c, f);
+  f.add("--infer_backend", "vllm")
       .add("--torch_dtype", serving_dtype(c))
       .add("--vllm_tensor_parallel_size", c.plan.tp)
       .add("--vllm_pipeline_parallel_size", c.plan.pp);
@@ -263,8 +266,10 @@ void add_sglang(const LaunchContext& c, Launch& out) {
     add_note(out, "sglang_nodes", {{"nodes", c.plan.instances}});
   }
   const std::string devices = dpa ? replica_devices(c) : visible_devices(c);
-  add_command(out, "sglang", kSglangVersion, "shell", "",
-              shell_command(cat({devices, "python -m sglang.launch_server"}), f));
+  add_command(
+      out, "sglang", kSglangVersion, "shell", "",
+      shell_command(
+          cat({devices, modelscope_env(c, "SGLANG_USE_MODELSCOPE"), "python -m sglang.launch_server"}), f));
   if (dpa) multi_replica_note(c, "SGLang with DP attention", out);
   const bool has_format = c.s.kv_cache != KvFormat::Int8 && c.s.kv_cache != KvFormat::Int4;
   const KvCapacity k = scaled_capacity(c, fraction * c.gpu->memory_bytes - b.weights - b.draft_weights,
@@ -286,8 +291,9 @@ void add_sglang(const LaunchContext& c, Launch& out) {
 // which is the layer split the plan's pp stands for).
 void add_swift_pt(const LaunchContext& c, Launch& out) {
   Flags f;
-  f.add("--model", c.model)
-      .add("--infer_backend", "pt")
+  f.add("--model", c.model);
+  add_swift_hub(c, f);
+  f.add("--infer_backend", "pt")
       .add("--torch_dtype", serving_dtype(c))
       .add("--max_batch_size", c.s.batch)
       .add("--max_length", c.s.seq_len);

@@ -88,7 +88,9 @@ void add_lmdeploy(const LaunchContext& c, Launch& out) {
     f.add("--dtype", serving_dtype(c));
   }
   add_command(out, "lmdeploy", kLmdeployVersion, "shell", "",
-              shell_command(cat({replica_devices(c), "lmdeploy serve api_server ", c.model}), f));
+              shell_command(cat({replica_devices(c), modelscope_env(c, "LMDEPLOY_USE_MODELSCOPE"),
+                                 "lmdeploy serve api_server ", c.model}),
+                            f));
   const KvCapacity k = scaled_capacity(c, share * free_bytes, scale);
   const std::string setting = cat({"--cache-max-entry-count ", fixed2(share)});
   add_note(out, kv_capacity_note(c, "LMDeploy", setting, k));

@@ -137,9 +137,9 @@ bool packed(const LaunchContext& c) { return c.s.training.tokens.has_value() && 
 
 void add_swift_sft(const LaunchContext& c, Launch& out) {
   Flags f;
-  f.add("--model", c.model)
-      .add("--train_type", lora(c) ? "lora" : "full")
-      .add("--torch_dtype", dtype_name(c));
+  f.add("--model", c.model);
+  add_swift_hub(c, f);
+  f.add("--train_type", lora(c) ? "lora" : "full").add("--torch_dtype", dtype_name(c));
   if (bnb_4bit(c)) {
     f.add("--quant_method", "bnb");
     f.add("--quant_bits", "4");
@@ -215,7 +215,8 @@ std::string llamafactory_yaml(const LaunchContext& c) {
 void add_llamafactory(const LaunchContext& c, Launch& out) {
   add_command(out, "llama-factory", kLlamaFactoryVersion, "yaml", kLlamaFactoryYaml, llamafactory_yaml(c));
   add_command(out, "llama-factory", kLlamaFactoryVersion, "shell", "",
-              cat({node_env(c), "FORCE_TORCHRUN=1 llamafactory-cli train ", kLlamaFactoryYaml, "\n"}));
+              cat({node_env(c), modelscope_env(c, "USE_MODELSCOPE_HUB"),
+                   "FORCE_TORCHRUN=1 llamafactory-cli train ", kLlamaFactoryYaml, "\n"}));
 }
 
 // The generic launchers, for a Hugging Face Trainer script of one's own (train.py).
@@ -374,10 +375,9 @@ void add_megatron_swift(const LaunchContext& c, Launch& out) {
   const std::string name = c.model.substr(c.model.find_last_of('/') + 1);
   const std::string mcore = mcore_folder(c);
   Flags e;
-  e.add("--model", c.model)
-      .add("--to_mcore", "true")
-      .add("--torch_dtype", dtype_name(c))
-      .add("--output_dir", mcore);
+  e.add("--model", c.model);
+  add_swift_hub(c, e);
+  e.add("--to_mcore", "true").add("--torch_dtype", dtype_name(c)).add("--output_dir", mcore);
   add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command("swift export", e));
   Flags f;
   f.add("--load", mcore)

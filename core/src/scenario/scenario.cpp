@@ -189,6 +189,7 @@ void resolve_checkpoint(const ModelNameMatch& name, const std::optional<WeightFo
     return;
   }
   c.named = !name.hub_id.empty();
+  c.modelscope = name.modelscope;
   c.repo = c.named ? name.hub_id : a.hf_repo;
   // A GGUF repository holds one file per quant type ("...-GGUF"): any GGUF format is one of its
   // files, served by llama-server -hf <repo>:<QUANT>; without one named, its Q4_K_M.

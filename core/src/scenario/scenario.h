@@ -100,6 +100,7 @@ struct Checkpoint {
   std::string variant;  // "base", "instruct", "chat", "distill", "reasoning", "coder"; "" unknown
   WeightFormat stored = WeightFormat::Bf16;  // the format of its weights
   bool named = false;                        // the user named this repository (a Hub id)
+  bool modelscope = false;                   // ... as ModelScope's (ModelNameMatch::modelscope)
   bool listed = false;                       // a published checkpoint of core/data/checkpoints.json
   std::string gguf_file;                     // a GGUF repository's file of the stored format
   bool gguf_repo = false;                    // a GGUF repository: one file per quant type
