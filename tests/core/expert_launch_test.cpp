@@ -360,3 +360,36 @@ TEST_CASE(
           "seq_len":8192,"training":{"tokens":1e9,"grad_accum":4}})");
   CHECK(value_of(text_of(stated, "megatron-lm"), "--global-batch-size") == "32");
 }
+
+TEST_CASE(
+    "Qwen3-235B-A22B-FP8 as TP4 replicas on an 8-GPU node under vLLM: one server per replica, not "
+    "--data-parallel-size",
+    "[launch][expert]") {
+  // Review reject: `--tensor-parallel-size 4 --data-parallel-size 2` shards a MoE model's experts
+  // over all 8 ranks (vLLM's FusedMoEParallelConfig flattens TP across DP), which the plan did not
+  // size, and 1536 / 8 = 192 is no whole 128-block of the FP8 checkpoint: vLLM stops at load
+  // (vllm-project/vllm#17569). Independent TP4 servers are what the plan was sized on.
+  const nlohmann::json s = {{"model", "Qwen/Qwen3-235B-A22B-FP8"},
+                            {"engine", "vllm"},
+                            {"seq_len", 32768},
+                            {"prompt_tokens", 28672},
+                            {"output_tokens", 4096},
+                            {"load", {{"requests_per_s", 0.5}, {"ttft_s", 10.0}, {"tpot_s", 0.05}}},
+                            {"filters", {{"gpus", {"h100-80gb", "h200", "h20"}}}}};
+  const gpusizer::ApiResult r = gpusizer::run_command("launch", s.dump());
+  REQUIRE(r.ok);
+  const nlohmann::json& plan = r.value.at("plan");
+  REQUIRE(plan.at("tp").get<int64_t>() * plan.at("pp").get<int64_t>() <
+          plan.at("gpus_per_instance").get<int64_t>());
+  for (const nlohmann::json& c : r.value.at("commands")) {
+    const std::string text = c.at("text");
+    INFO(text);
+    CHECK(text.find("data-parallel-size") == std::string::npos);
+    CHECK(text.find("data_parallel_size") == std::string::npos);
+    CHECK(text.rfind("CUDA_VISIBLE_DEVICES=0,1,2,3 ", 0) == 0);
+  }
+  bool per_server = false;
+  for (const nlohmann::json& n : r.value.at("note_details"))
+    per_server |= n.at("code") == "replica_per_server";
+  CHECK(per_server);
+}

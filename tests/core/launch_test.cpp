@@ -92,7 +92,8 @@ TEST_CASE(
             " \\\n  --max-model-len 8192 \\\n  --max-num-seqs 8 \\\n  --gpu-memory-utilization " + util +
             " \\\n  --dtype float16 \\\n  --quantization awq_marlin \\\n  --kv-cache-dtype auto\n");
   const std::string swift = text(out, "ms-swift");
-  CHECK(swift.find("swift deploy \\\n  --model Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --use_hf true \\\n  --infer_backend vllm \\\n "
+  CHECK(swift.find("swift deploy \\\n  --model Qwen/Qwen2.5-72B-Instruct-AWQ \\\n  --use_hf true \\\n  "
+                   "--infer_backend vllm \\\n "
                    " --torch_dtype float16 \\\n"
                    "  --vllm_tensor_parallel_size " +
                    tp) != std::string::npos);
@@ -224,18 +225,18 @@ TEST_CASE("Plans an engine cannot run get a warning and no command", "[launch]")
   }
   const json ok = launch(R"({"model":"qwen2.5-7b","engine":"transformers","gpu":"a10","gpus":2,"pp":2})");
   CHECK_FALSE(has_warning(ok, "launch_plan_invalid"));
-  CHECK(
-      text(ok, "ms-swift")
-          .rfind(
-              "CUDA_VISIBLE_DEVICES=0,1 swift deploy \\\n  --model Qwen/Qwen2.5-7B \\\n  --use_hf true \\\n  --infer_backend pt",
-              0) == 0);
+  CHECK(text(ok, "ms-swift")
+            .rfind("CUDA_VISIBLE_DEVICES=0,1 swift deploy \\\n  --model Qwen/Qwen2.5-7B \\\n  --use_hf true "
+                   "\\\n  --infer_backend pt",
+                   0) == 0);
 }
 
 TEST_CASE("QLoRA: swift lora + 4-bit bnb, LLaMA-Factory quantization_bit 4", "[launch]") {
   const json out = launch(R"({"model":"qwen2.5-7b","task":"qlora","batch":4,"seq_len":2048,
                               "training":{"lora_rank":16,"grad_accum":4},"plan":{"gpu":"a10"}})");
   const std::string swift = text(out, "ms-swift");
-  CHECK(swift.rfind("NPROC_PER_NODE=1 \\\nswift sft \\\n  --model Qwen/Qwen2.5-7B \\\n  --use_hf true \\\n  --train_type lora "
+  CHECK(swift.rfind("NPROC_PER_NODE=1 \\\nswift sft \\\n  --model Qwen/Qwen2.5-7B \\\n  --use_hf true \\\n  "
+                    "--train_type lora "
                     "\\\n  --torch_dtype bfloat16 \\\n"
                     "  --quant_method bnb \\\n  --quant_bits 4 \\\n  --lora_rank 16 \\\n  --target_modules "
                     "all-linear \\\n",

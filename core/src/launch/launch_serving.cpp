@@ -135,11 +135,18 @@ bool fp8_blocks_need_ep(const LaunchContext& c) {
   return width % c.plan.tp != 0 || (width / c.plan.tp) % kFp8Block != 0;
 }
 
+// vLLM's data-parallel ranks of a MoE model are no independent replicas: its expert layers shard
+// over all DP x TP ranks (vllm/model_executor/layers/fused_moe/config.py, FusedMoEParallelConfig:
+// flatten_tp_across_dp), a layout the plan was not sized on and a block-fp8 expert width may not
+// split into (Qwen3-235B-A22B-FP8 at TP4 x DP2: 1536 / 8 = 192). Such replicas run as one server each.
+bool vllm_server_per_replica(const LaunchContext& c) { return c.s.model.experts > 0 && c.node_dp() > 1; }
+
 void add_vllm(const LaunchContext& c, Launch& out) {
   const double util = vllm_utilization(c, out);
   Flags f;
   f.add("--tensor-parallel-size", c.plan.tp).add("--pipeline-parallel-size", c.plan.pp);
-  if (c.node_dp() > 1) f.add("--data-parallel-size", c.node_dp());
+  const bool per_replica = vllm_server_per_replica(c);
+  if (c.node_dp() > 1 && !per_replica) f.add("--data-parallel-size", c.node_dp());
   if (fp8_blocks_need_ep(c)) {
     f.add("--enable-expert-parallel");
     add_note(out, "fp8_expert_parallel", {{"tp", c.plan.tp}, {"width", c.s.model.expert_intermediate}});
@@ -159,10 +166,11 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   if (!q.empty()) f.add("--quantization", q);
   f.add("--kv-cache-dtype", c.s.kv_cache == KvFormat::Fp8 ? "fp8" : "auto");
   add_vllm_speculative(c, f);  // launch_speculative.cpp
-  add_command(
-      out, "vllm", kVllmVersion, "shell", "",
-      shell_command(
-          cat({visible_devices(c), modelscope_env(c, "VLLM_USE_MODELSCOPE"), "vllm serve ", c.model}), f));
+  add_command(out, "vllm", kVllmVersion, "shell", "",
+              shell_command(cat({per_replica ? replica_devices(c) : visible_devices(c),
+                                 modelscope_env(c, "VLLM_USE_MODELSCOPE"), "vllm serve ", c.model}),
+                            f));
+  if (per_replica) multi_replica_note(c, "vLLM", out);
 
   // vLLM's budget covers everything it allocates: weights, activations, runtime, then KV blocks.
   const MemoryBreakdown& b = c.estimate.memory.breakdown;
@@ -182,7 +190,7 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   if (c.spans_nodes()) {
     add_note(out, "vllm_ray", {{"nodes", c.plan.instances}});
   }
-  if (c.node_dp() > 1) {
+  if (c.node_dp() > 1 && !per_replica) {
     add_note(out, "max_num_seqs_per_replica",
              {{"replicas", c.node_dp()}, {"sequences", c.node_dp() * c.s.batch}});
   }
@@ -207,14 +215,15 @@ void add_swift_vllm(const LaunchContext& c, Launch& out) {
       .add("--torch_dtype", serving_dtype(c))
       .add("--vllm_tensor_parallel_size", c.plan.tp)
       .add("--vllm_pipeline_parallel_size", c.plan.pp);
-  if (c.node_dp() > 1) f.add("--vllm_data_parallel_size", c.node_dp());
+  const bool per_replica = vllm_server_per_replica(c);
+  if (c.node_dp() > 1 && !per_replica) f.add("--vllm_data_parallel_size", c.node_dp());
   f.add("--vllm_max_model_len", c.s.seq_len);
   f.add("--vllm_max_num_seqs", c.s.batch);
   const double needed = round_up2(c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes);
   f.add("--vllm_gpu_memory_utilization",
         fixed2(std::min(kMaxFraction, std::max(kVllmDefaultUtilization, needed))));
   add_command(out, "ms-swift", kSwiftVersion, "shell", "",
-              shell_command(cat({visible_devices(c), "swift deploy"}), f));
+              shell_command(cat({per_replica ? replica_devices(c) : visible_devices(c), "swift deploy"}), f));
   const bool in_flight = c.s.weights == WeightFormat::Fp8 || sglang_quantization(c) == "bitsandbytes";
   if (in_flight || c.s.kv_cache == KvFormat::Fp8) {
     add_note(out, "swift_no_quant_flag");
