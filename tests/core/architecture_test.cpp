@@ -236,7 +236,6 @@ TEST_CASE("the catalog holds every facts and published model once, and each pass
     CHECK(ids.insert(a.id).second);
     CHECK_FALSE(a.name.empty());
     CHECK_FALSE(a.hf_repo.empty());
-    CHECK_FALSE(a.source.empty());
     CHECK_NOTHROW(gpusizer::validate_architecture(a, "model"));
   }
   CHECK(gpusizer::find_preset("LLAMA-2-7B") == nullptr);  // ids are lower-case, matched exactly

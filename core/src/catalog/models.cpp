@@ -84,9 +84,11 @@ struct StringKey {
   std::string Architecture::*member;
 };
 const StringKey kStringKeys[] = {
-    {"id", &Architecture::id},           {"name", &Architecture::name},
-    {"hf_repo", &Architecture::hf_repo}, {"family", &Architecture::family},
-    {"source", &Architecture::source},   {"checkpoint_weights", &Architecture::checkpoint_weights},
+    {"id", &Architecture::id},
+    {"name", &Architecture::name},
+    {"hf_repo", &Architecture::hf_repo},
+    {"family", &Architecture::family},
+    {"checkpoint_weights", &Architecture::checkpoint_weights},
 };
 
 struct MlaKey {
@@ -115,6 +117,7 @@ Architecture read_preset(const nlohmann::json& j, const std::string& field) {
   for (const StringKey& k : kStringKeys) {
     if (auto v = r.string(k.key)) a.*k.member = *v;
   }
+  r.string("source");  // where a preset's numbers come from, for people (docs/catalog.md): checked, not kept
   for (const IntKey& k : kIntKeys) {
     if (auto v = r.integer(k.key, 0, k.max)) a.*k.member = *v;
   }

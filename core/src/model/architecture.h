@@ -43,8 +43,7 @@ struct Architecture {
   std::string id;    // preset id, or "" for an imported / explicit model
   std::string name;  // display name
   std::string hf_repo;
-  std::string family;  // "llama", "qwen2", "gpt2", ... (informational)
-  std::string source;  // where a preset's numbers come from (keys of shared/reference/facts_models.md)
+  std::string family;                // "llama", "qwen2", "gpt2", ... (informational)
   std::vector<std::string> aliases;  // other names people type (model_names.h); not part of the shape
   std::string checkpoint_weights;    // weight format id of the released checkpoint when not 16-bit
                                      // ("mxfp4": gpt-oss); a scenario naming the model defaults to it
