@@ -197,3 +197,16 @@ TEST_CASE("Expert: a vLLM DP attention group over two nodes starts its ranks thr
   for (const json& n : out["note_details"]) ray = ray || n["code"] == "vllm_ray";
   CHECK(ray);
 }
+
+TEST_CASE("Expert: vLLM's DP attention holds the MTP draft as its target's layers, TP 1",
+          "[dp_attention][vllm]") {
+  json v = r1("vllm", true, 256), g = r1("sglang", true, 256);
+  for (json* j : {&v, &g}) (*j)["engine_options"]["speculative"] = {{"method", "mtp"}, {"draft_tokens", 1}};
+  const double dv = estimate(parse_scenario(v)).memory.breakdown.draft_weights;
+  const double dg = estimate(parse_scenario(g)).memory.breakdown.draft_weights;
+  // DeepSeek-R1's one MTP block: what vLLM keeps whole and SGLang splits over 8 besides the attention
+  // (replicated by both): shared expert 3 x 7168 x 2048 and eh_proj 2 x 7168 x 7168 in fp8 with block
+  // scales, (44,040,192 + 102,760,448) x 1.000244 = 146,836,461 B, router 7168 x 256 x 2 B = 3,670,016 B:
+  // 150.5 MB, of which 7/8 more per vLLM rank: ~131.7 MB.
+  CHECK((dv - dg) / 1e6 == Approx(131.7).epsilon(0.02));
+}

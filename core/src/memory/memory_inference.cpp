@@ -190,8 +190,14 @@ double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
 void add_draft_bytes(const Scenario& s, MemoryBreakdown* b) {
   if (!speculative(s)) return;
   const Draft d = draft_scenario(s);
-  const Scenario& ds = d.scenario;
-  const double tp = static_cast<double>(s.tp);
+  Scenario ds = d.scenario;
+  // vLLM's DP attention runs the draft at TP 1 on every DP rank for that rank's own requests: an MTP
+  // block as the target's layers (vllm_dp_attention), a dense draft (EAGLE, draft model) whole.
+  if (vllm_dp_attention(s) && !vllm_dp_attention(ds)) {
+    ds.batch = (s.batch + s.tp - 1) / s.tp;
+    ds.tp = ds.gpus = 1;
+  }
+  const double tp = vllm_dp_attention(s) ? 1 : static_cast<double>(s.tp);
   double weights = weights_per_gpu(ds, ds.weights);
   if (d.shares_head) {
     const WeightBytes w = weight_bytes(ds.model, ds.weights);
