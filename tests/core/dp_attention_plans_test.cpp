@@ -83,11 +83,11 @@ TEST_CASE("Expert: at one sequence SGLang keeps TP attention", "[expert][dp_atte
   CHECK_FALSE(p.dp_attention);
 }
 
-TEST_CASE("Expert: DP attention is planned only where it exists: SGLang, MLA models, serving",
+TEST_CASE("Expert: DP attention is planned only where it exists: SGLang and vLLM, MLA models, serving",
           "[expert][dp_attention]") {
-  json vllm = v3_on_h200(256);
-  vllm["engine"] = "vllm";
-  for (const Plan& p : ranked(vllm).plans) CHECK_FALSE(p.dp_attention);
+  json lmdeploy = v3_on_h200(256);
+  lmdeploy["engine"] = "lmdeploy";
+  for (const Plan& p : ranked(lmdeploy).plans) CHECK_FALSE(p.dp_attention);
   json gqa = json{
       {"model", "qwen3-235b-a22b"}, {"engine", "sglang"}, {"gpu", "h200"}, {"batch", 256}, {"seq_len", 4096},
       {"output_tokens", 1024}};
@@ -132,10 +132,10 @@ TEST_CASE("Expert: DP attention replicas in one node are separate servers", "[ex
   CHECK(note);
 }
 
-TEST_CASE("engine_options.dp_attention is SGLang's: other engines are told so", "[dp_attention]") {
+TEST_CASE("engine_options.dp_attention is SGLang's and vLLM's: other engines are told so", "[dp_attention]") {
   const ApiResult r = run_command(
       "estimate",
-      R"({"model":"deepseek-v3","engine":"vllm","gpu":"h200","gpus":8,"tp":8,"engine_options":{"dp_attention":true}})");
+      R"({"model":"deepseek-v3","engine":"lmdeploy","gpu":"h200","gpus":8,"tp":8,"engine_options":{"dp_attention":true}})");
   REQUIRE_FALSE(r.ok);
   CHECK(r.error_field == "engine_options.dp_attention");
   CHECK(r.error_code == "dp_attention_engine");

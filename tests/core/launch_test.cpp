@@ -450,7 +450,8 @@ const std::map<std::string, std::set<std::string>>& known_flags() {
       {"vllm serve",
        {"--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size", "--max-model-len",
         "--max-num-seqs", "--gpu-memory-utilization", "--dtype", "--quantization", "--kv-cache-dtype",
-        "--hf-overrides", "--trust-remote-code", "--enable-expert-parallel"}},
+        "--hf-overrides", "--trust-remote-code", "--enable-expert-parallel", "--data-parallel-size-local",
+        "--data-parallel-backend"}},
       {"sglang",
        {"--model-path", "--tp-size", "--json-model-override-args", "--trust-remote-code", "--pp-size",
         "--dp-size", "--context-length", "--max-running-requests", "--mem-fraction-static", "--dtype",
@@ -459,7 +460,8 @@ const std::map<std::string, std::set<std::string>>& known_flags() {
       {"swift deploy",
        {"--model", "--use_hf", "--infer_backend", "--torch_dtype", "--vllm_tensor_parallel_size",
         "--vllm_pipeline_parallel_size", "--vllm_data_parallel_size", "--vllm_max_model_len",
-        "--vllm_max_num_seqs", "--vllm_gpu_memory_utilization", "--max_batch_size", "--max_length"}},
+        "--vllm_max_num_seqs", "--vllm_gpu_memory_utilization", "--max_batch_size", "--max_length",
+        "--vllm_enable_expert_parallel"}},
       // ms-swift 3.9's checkpoint conversion and Megatron-SWIFT (docs/source_en/Megatron-SWIFT/
       // Quick-start.md, swift/megatron/argument/megatron_args.py at v3.9.0).
       {"swift export",
@@ -598,7 +600,12 @@ void check_serving(const Scenario& s, const Plan& plan, const json& out) {
       CHECK(known_flags().at(tool).count(f.first) == 1);
       if (tp_flags.count(f.first) && std::stoll(f.second) > 1) CHECK(caps.tensor_parallel);
     }
-    if (tool == "vllm serve") {
+    if (tool == "vllm serve" && plan.dp_attention) {
+      // vLLM's DP attention: the plan's tp GPUs are DP ranks of TP 1, experts over them (EP).
+      CHECK(num(p, "--tensor-parallel-size") == 1);
+      CHECK(num(p, "--data-parallel-size") == plan.tp);
+      CHECK(p.flags.count("--enable-expert-parallel") == 1);
+    } else if (tool == "vllm serve") {
       CHECK(num(p, "--tensor-parallel-size") == plan.tp);
       CHECK(num(p, "--tensor-parallel-size") * num(p, "--pipeline-parallel-size") *
                 num(p, "--data-parallel-size") * servers ==
@@ -619,7 +626,10 @@ void check_serving(const Scenario& s, const Plan& plan, const json& out) {
       CHECK(num(p, "--tp-size") * num(p, "--pp-size") * num(p, "--dp-size") * servers == plan.gpus);
       CHECK(num(p, "--nnodes") == plan.instances / servers);
     } else if (tool == "swift deploy") {
-      if (p.flags.at("--infer_backend") == "vllm") {
+      if (p.flags.at("--infer_backend") == "vllm" && plan.dp_attention) {
+        CHECK(num(p, "--vllm_tensor_parallel_size") == 1);
+        CHECK(num(p, "--vllm_data_parallel_size") == plan.tp);
+      } else if (p.flags.at("--infer_backend") == "vllm") {
         CHECK(num(p, "--vllm_tensor_parallel_size") * num(p, "--vllm_pipeline_parallel_size") *
                   num(p, "--vllm_data_parallel_size") * servers ==
               plan.gpus);

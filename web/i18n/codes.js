@@ -37,7 +37,7 @@ export const CODE_WORDS = {
   'e.pp_layers': ['', '不能超过模型层数（{layers}）'],
   'e.ep_engine': ['', '专家并行按 Megatron-LM 训练设置；{engine} 自行放置专家'],
   'e.ep_dense': ['', '需要带路由专家的模型（MoE）'],
-  'e.dp_attention_engine': ['', '是 SGLang 的 --enable-dp-attention；{engine} 没有此选项（把 engine 设为 sglang）'],
+  'e.dp_attention_engine': ['', '是 SGLang 的 --enable-dp-attention 或 vLLM 的数据并行注意力；{engine} 没有此选项（把 engine 设为 sglang 或 vllm）'],
   'e.speculative_method_required': ['', '必填："mtp"、"eagle"、"eagle3" 或 "draft_model"'],
   'e.speculative_acceptance_required': ['', '{method} 没有实测的默认值：请给出草稿每个 token 的接受率（大于 0、小于 1）'],
   'e.speculative_draft_required': ['', '{method} 必须给出：草稿的 Hugging Face 仓库（draft_model：目录中的模型）'],

@@ -89,7 +89,8 @@ const std::vector<Message> kMessages = {
      "expert parallelism is set for Megatron-LM training; {engine} places the experts itself"},
     {"ep_dense", K::Error, "", "needs a model with routed experts"},
     {"dp_attention_engine", K::Error, "engine",
-     "is SGLang's --enable-dp-attention; {engine} has no such option (set engine to sglang)"},
+     "is SGLang's --enable-dp-attention or vLLM's data-parallel attention; {engine} has no such option (set "
+     "engine to sglang or vllm)"},
     {"speculative_method_required", K::Error, "",
      "is required: \"mtp\", \"eagle\", \"eagle3\" or \"draft_model\""},
     {"speculative_acceptance_required", K::Error, "method",

@@ -25,7 +25,7 @@ struct LaunchPlan {
   // concurrency_per_replica); 0: the scenario's own batch.
   int64_t concurrency = 0;
   int64_t ep = 1;             // expert-parallel degree (Megatron-LM --expert-model-parallel-size)
-  bool dp_attention = false;  // SGLang --enable-dp-attention --dp-size tp (the ranked plan's choice)
+  bool dp_attention = false;  // DP attention over tp GPUs, SGLang's or vLLM's (the ranked plan's choice)
 };
 
 // One command line or one config file.

@@ -139,15 +139,40 @@ bool fp8_blocks_need_ep(const LaunchContext& c) {
 // over all DP x TP ranks (vllm/model_executor/layers/fused_moe/config.py, FusedMoEParallelConfig:
 // flatten_tp_across_dp), a layout the plan was not sized on and a block-fp8 expert width may not
 // split into (Qwen3-235B-A22B-FP8 at TP4 x DP2: 1536 / 8 = 192). Such replicas run as one server each.
-bool vllm_server_per_replica(const LaunchContext& c) { return c.s.model.experts > 0 && c.node_dp() > 1; }
+bool vllm_server_per_replica(const LaunchContext& c) {
+  return !vllm_dp_attention(c.s) && c.s.model.experts > 0 && c.node_dp() > 1;
+}
+
+// vLLM's DP attention (vllm_dp_attention): each of the plan's tp GPUs a DP rank of TP 1 and
+// --max-num-seqs per DP rank (docs/serving/data_parallel_deployment.md); replicas of that group are
+// separate servers, as SGLang's. Over nodes the Ray backend starts the ranks from the head node
+// (--data-parallel-backend ray with --data-parallel-size-local, the guide's Ray example).
+void add_vllm_dp_attention(const LaunchContext& c, Flags& f) {
+  f.add("--tensor-parallel-size", int64_t{1}).add("--pipeline-parallel-size", c.plan.pp);
+  f.add("--data-parallel-size", c.plan.tp);
+  if (c.spans_nodes()) {
+    f.add("--data-parallel-size-local", c.nproc_per_node / c.plan.pp).add("--data-parallel-backend", "ray");
+  }
+  f.add("--enable-expert-parallel");
+}
+
+// Sequences one vLLM engine core holds: the scenario's batch, or under DP attention one DP rank's share.
+int64_t vllm_max_num_seqs(const LaunchContext& c) {
+  return vllm_dp_attention(c.s) ? (c.s.batch + c.plan.tp - 1) / c.plan.tp : c.s.batch;
+}
 
 void add_vllm(const LaunchContext& c, Launch& out) {
   const double util = vllm_utilization(c, out);
+  const bool dpa = vllm_dp_attention(c.s);
   Flags f;
-  f.add("--tensor-parallel-size", c.plan.tp).add("--pipeline-parallel-size", c.plan.pp);
   const bool per_replica = vllm_server_per_replica(c);
-  if (c.node_dp() > 1 && !per_replica) f.add("--data-parallel-size", c.node_dp());
-  if (fp8_blocks_need_ep(c)) {
+  if (dpa) {
+    add_vllm_dp_attention(c, f);
+  } else {
+    f.add("--tensor-parallel-size", c.plan.tp).add("--pipeline-parallel-size", c.plan.pp);
+    if (c.node_dp() > 1 && !per_replica) f.add("--data-parallel-size", c.node_dp());
+  }
+  if (!dpa && fp8_blocks_need_ep(c)) {
     f.add("--enable-expert-parallel");
     add_note(out, "fp8_expert_parallel", {{"tp", c.plan.tp}, {"width", c.s.model.expert_intermediate}});
   }
@@ -158,7 +183,7 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   if (c.card_vllm_args()) {
     for (const auto& [flag, value] : c.facts->vllm_args) f.add(flag.c_str(), value);
   }
-  f.add("--max-num-seqs", c.s.batch);  // per DP rank, as the estimate's batch
+  f.add("--max-num-seqs", vllm_max_num_seqs(c));  // per DP rank
   f.add("--gpu-memory-utilization", fixed2(util));
   const bool bf16_instead = vllm_refuses_float16(c.s.model) && c.gpu->supports_bf16 && marlin_capable(*c.gpu);
   f.add("--dtype", bf16_instead ? std::string("bfloat16") : serving_dtype(c));
@@ -167,9 +192,10 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   f.add("--kv-cache-dtype", c.s.kv_cache == KvFormat::Fp8 ? "fp8" : "auto");
   add_vllm_speculative(c, f);  // launch_speculative.cpp
   add_command(out, "vllm", kVllmVersion, "shell", "",
-              shell_command(cat({per_replica ? replica_devices(c) : visible_devices(c),
+              shell_command(cat({dpa || per_replica ? replica_devices(c) : visible_devices(c),
                                  modelscope_env(c, "VLLM_USE_MODELSCOPE"), "vllm serve ", c.model}),
                             f));
+  if (dpa) multi_replica_note(c, "vLLM with DP attention", out);
   if (per_replica) multi_replica_note(c, "vLLM", out);
 
   // vLLM's budget covers everything it allocates: weights, activations, runtime, then KV blocks.
@@ -190,7 +216,10 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   if (c.spans_nodes()) {
     add_note(out, "vllm_ray", {{"nodes", c.plan.instances}});
   }
-  if (c.node_dp() > 1 && !per_replica) {
+  if (dpa) {
+    add_note(out, "max_num_seqs_per_replica",
+             {{"replicas", c.plan.tp}, {"sequences", c.plan.tp * vllm_max_num_seqs(c)}});
+  } else if (c.node_dp() > 1 && !per_replica) {
     add_note(out, "max_num_seqs_per_replica",
              {{"replicas", c.node_dp()}, {"sequences", c.node_dp() * c.s.batch}});
   }
@@ -208,22 +237,29 @@ void add_swift_vllm(const LaunchContext& c, Launch& out) {
     add_note(out, "swift_one_node");
     return;
   }
+  const bool dpa = vllm_dp_attention(c.s);
   Flags f;
   f.add("--model", c.model);
   add_swift_hub(c, f);
   f.add("--infer_backend", "vllm")
       .add("--torch_dtype", serving_dtype(c))
-      .add("--vllm_tensor_parallel_size", c.plan.tp)
+      .add("--vllm_tensor_parallel_size", dpa ? int64_t{1} : c.plan.tp)
       .add("--vllm_pipeline_parallel_size", c.plan.pp);
+  // ms-swift 3.9 hands these to vLLM's engine arguments (vllm_ prefix): the same DP attention layout.
   const bool per_replica = vllm_server_per_replica(c);
-  if (c.node_dp() > 1 && !per_replica) f.add("--vllm_data_parallel_size", c.node_dp());
+  if (dpa) {
+    f.add("--vllm_data_parallel_size", c.plan.tp).add("--vllm_enable_expert_parallel");
+  } else if (c.node_dp() > 1 && !per_replica) {
+    f.add("--vllm_data_parallel_size", c.node_dp());
+  }
   f.add("--vllm_max_model_len", c.s.seq_len);
-  f.add("--vllm_max_num_seqs", c.s.batch);
+  f.add("--vllm_max_num_seqs", vllm_max_num_seqs(c));
   const double needed = round_up2(c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes);
   f.add("--vllm_gpu_memory_utilization",
         fixed2(std::min(kMaxFraction, std::max(kVllmDefaultUtilization, needed))));
-  add_command(out, "ms-swift", kSwiftVersion, "shell", "",
-              shell_command(cat({per_replica ? replica_devices(c) : visible_devices(c), "swift deploy"}), f));
+  add_command(
+      out, "ms-swift", kSwiftVersion, "shell", "",
+      shell_command(cat({dpa || per_replica ? replica_devices(c) : visible_devices(c), "swift deploy"}), f));
   const bool in_flight = c.s.weights == WeightFormat::Fp8 || sglang_quantization(c) == "bitsandbytes";
   if (in_flight || c.s.kv_cache == KvFormat::Fp8) {
     add_note(out, "swift_no_quant_flag");

@@ -176,8 +176,8 @@ double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
   const double state = linear_state_bytes_per_sequence(a) * layer_share *
                        std::ceil(static_cast<double>(a.linear_value_heads) / static_cast<double>(s.tp)) /
                        std::max<double>(1, static_cast<double>(a.linear_value_heads));
-  // SGLang's DP attention: each TP rank keeps the latents of its own requests only (its batch share,
-  // the busiest rank's; speed_dp_attention.cpp), not every request's.
+  // DP attention: each rank keeps the latents of its own requests only (its batch share, the busiest
+  // rank's; speed_dp_attention.cpp), not every request's: SGLang's TP ranks, vLLM's DP ranks alike.
   const double sequences = dp_attention(s)
                                ? std::ceil(static_cast<double>(s.batch) / static_cast<double>(s.tp))
                                : static_cast<double>(s.batch);
@@ -190,8 +190,14 @@ double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
 void add_draft_bytes(const Scenario& s, MemoryBreakdown* b) {
   if (!speculative(s)) return;
   const Draft d = draft_scenario(s);
-  const Scenario& ds = d.scenario;
-  const double tp = static_cast<double>(s.tp);
+  Scenario ds = d.scenario;
+  // vLLM's DP attention runs the draft at TP 1 on every DP rank for that rank's own requests: an MTP
+  // block as the target's layers (vllm_dp_attention), a dense draft (EAGLE, draft model) whole.
+  if (vllm_dp_attention(s) && !vllm_dp_attention(ds)) {
+    ds.batch = (s.batch + s.tp - 1) / s.tp;
+    ds.tp = ds.gpus = 1;
+  }
+  const double tp = vllm_dp_attention(s) ? 1 : static_cast<double>(s.tp);
   double weights = weights_per_gpu(ds, ds.weights);
   if (d.shares_head) {
     const WeightBytes w = weight_bytes(ds.model, ds.weights);
@@ -229,9 +235,14 @@ double weights_per_gpu(const Scenario& s, WeightFormat format, int64_t ep) {
   // SGLang's DP attention replicates the attention projections on every TP rank (ReplicatedLinear).
   const double layers_all = static_cast<double>(std::max<int64_t>(s.model.layers, 1));
   const double replicated = dp_attention(s) ? stage_layers * w.attention / layers_all * (1 - 1 / tp) : 0;
-  if (ep <= 1) return (stage_layers * w.per_layer + ends) / tp + replicated;
   const double layers = static_cast<double>(std::max<int64_t>(s.model.layers, 1));
   const double routed = stage_layers * w.routed / layers;
+  // vLLM's DP attention runs TP 1: only the routed experts are split, over EP = DP x TP ranks
+  // (vllm/model_executor/layers/fused_moe/config.py FusedMoEParallelConfig.make: use_ep, ep_size =
+  // dp_size x tp_size, tp_size 1); deepseek_v2.py builds the attention, dense MLP, shared experts,
+  // embedding and LM head over the TP group, of size 1: whole on every rank.
+  if (vllm_dp_attention(s)) return stage_layers * w.per_layer - routed + ends + routed / tp;
+  if (ep <= 1) return (stage_layers * w.per_layer + ends) / tp + replicated;
   return (stage_layers * w.per_layer - routed + ends) / tp + routed / static_cast<double>(ep);
 }
 

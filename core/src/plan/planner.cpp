@@ -45,7 +45,7 @@ struct Config {
   int64_t tp = 1, pp = 1;
   int zero = 0;
   int64_t gpus = 1;
-  bool dp_attention = false;  // SGLang's --enable-dp-attention, where the planner chooses it
+  bool dp_attention = false;  // DP attention (SGLang, vLLM), where the planner chooses it
 };
 
 using ConfigKey = std::tuple<int64_t, int64_t, int, int64_t, bool>;
@@ -106,11 +106,11 @@ int64_t expert_parallel(const Search& z, const Config& c) {
   return ep;
 }
 
-// Whether the planner weighs SGLang's DP attention (docs/planner.md "DP attention"): serving an MLA
-// model on SGLang with the option unset; the scenario's own setting is kept otherwise.
+// Whether the planner weighs DP attention (docs/planner.md "DP attention"): serving an MLA model on
+// SGLang or vLLM with the option unset; the scenario's own setting is kept otherwise.
 bool auto_dp_attention(const Search& z) {
-  return !z.s.engine_options.dp_attention && z.s.engine == Engine::Sglang && !is_training(z.s.task) &&
-         z.s.model.mla.kv_lora_rank > 0;
+  return !z.s.engine_options.dp_attention && (z.s.engine == Engine::Sglang || z.s.engine == Engine::Vllm) &&
+         !is_training(z.s.task) && z.s.model.mla.kv_lora_rank > 0;
 }
 
 const Scenario& at(Search& z, const Config& c) {
@@ -263,10 +263,10 @@ std::vector<Config> serving_configs(Search& z, const Gpu& gpu, const Shape& shap
     if (s.load && !s.pp_set && !s.gpus_set && wider.pp <= max_pp && wider.gpus <= z.max_gpus &&
         (!spans(z, wider, shape.per_instance) || shape.can_span))
       out.push_back(wider);
-    // The same replica with SGLang's DP attention: each rank keeps only its own requests' latents
-    // (more sequences fit) and reads the whole attention weights (slower at a few sequences); the
-    // ranking keeps whichever serves cheaper. Without pipeline stages, as SGLang's guides run it:
-    // one replica of tp GPUs, which may fit where TP attention needed stages.
+    // The same replica with DP attention (SGLang's, or vLLM's DP x EP at TP 1): each rank keeps only its own
+    // requests' latents (more sequences fit) and reads the whole attention weights (slower at a few
+    // sequences); the ranking keeps whichever serves cheaper. Without pipeline stages, as SGLang's guides run
+    // it: one replica of tp GPUs, which may fit where TP attention needed stages.
     if (auto_dp_attention(z) && tp > 1 && s.pp == 1) {
       const Config d{tp, 1, 0, s.gpus_set ? s.gpus : tp, true};
       if (d.gpus % tp == 0 && d.gpus <= z.max_gpus && (!spans(z, d, shape.per_instance) || shape.can_span))
@@ -726,7 +726,7 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
                                     return Config{tp, p, 0, tp * p};
                                   }));
       consider({tp, pp, 0, tp * pp});
-      // As serving_configs: the replica of tp GPUs with SGLang's DP attention, which may fit where
+      // As serving_configs: the replica of tp GPUs with DP attention, which may fit where
       // TP attention needs stages.
       if (auto_dp_attention(z) && tp > 1) consider({tp, 1, 0, tp, true});
     }

@@ -45,7 +45,7 @@ struct Plan {
   int64_t tp = 1;
   int64_t pp = 1;
   int64_t ep = 1;  // expert-parallel degree (Megatron-LM training of MoE models), out of the replicas
-  bool dp_attention = false;  // SGLang's --enable-dp-attention (the scenario's, or the planner's pick)
+  bool dp_attention = false;  // DP attention, SGLang's or vLLM's (the scenario's, or the planner's pick)
   int zero = 0;
   int64_t replicas = 1;      // data-parallel replicas: gpus / (tp x pp)
   double per_gpu_bytes = 0;  // the need, on the busiest GPU
@@ -75,7 +75,8 @@ struct GpuTakes {
   int64_t tp = 1;
   int64_t pp = 1;
   int64_t ep = 1;
-  bool dp_attention = false;  // SGLang's DP attention (serving MLA models: docs/planner.md "DP attention")
+  bool dp_attention =
+      false;  // DP attention, SGLang or vLLM (serving MLA models: docs/planner.md "DP attention")
   int zero = 0;
   double per_gpu_bytes = 0;  // of that layout (or of the closest one when none fits)
   double usable_bytes = 0;

@@ -109,7 +109,9 @@ struct EngineOptions {
   // SGLang's --enable-dp-attention for MLA models (speed_dp_attention.cpp, docs/speed.md "DP
   // attention"): each TP rank runs the attention of its own requests with the whole (replicated)
   // attention weights and its own MLA cache, the experts stay split over the TP ranks, and all ranks
-  // step together at the MoE (default false: attention split by heads over the TP ranks).
+  // step together at the MoE (default false: attention split by heads over the TP ranks). Under vLLM
+  // the same group of tp GPUs runs --tensor-parallel-size 1 --data-parallel-size tp
+  // --enable-expert-parallel: the dense layers are whole on each rank too, the routed experts split.
   std::optional<bool> dp_attention;
   // Quantized-weight kernels under transformers and their own buffers (memory_quant.cpp,
   // docs/methodology.md "Quantized-kernel buffers"): "exllama" (AutoGPTQ / optimum exllama v1:

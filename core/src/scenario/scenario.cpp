@@ -596,6 +596,8 @@ bool dp_attention(const Scenario& s) {
   return s.engine_options.dp_attention.value_or(false) && s.model.mla.kv_lora_rank > 0 && s.tp > 1;
 }
 
+bool vllm_dp_attention(const Scenario& s) { return s.engine == Engine::Vllm && dp_attention(s); }
+
 bool tp_splits_attention(const Scenario& s, int64_t tp) {
   const Architecture& m = s.model;
   if (m.heads % tp != 0) return false;
@@ -617,9 +619,9 @@ void validate_scenario(const Scenario& s) {
   if (s.pp > m.layers) {
     throw_error("pp", "pp_layers", {{"layers", m.layers}});
   }
-  // SGLang's --enable-dp-attention; vLLM's data-parallel attention is another layout
-  // (--data-parallel-size with --enable-expert-parallel, TP 1), which the scenario does not size.
-  if (s.engine_options.dp_attention.value_or(false) && s.engine != Engine::Sglang) {
+  // SGLang's --enable-dp-attention, or vLLM's --data-parallel-size with --enable-expert-parallel at TP 1.
+  if (s.engine_options.dp_attention.value_or(false) && s.engine != Engine::Sglang &&
+      s.engine != Engine::Vllm) {
     throw_error("engine_options.dp_attention", "dp_attention_engine", {{"engine", to_string(s.engine)}});
   }
   validate_speculative(s);  // engine_options.speculative: serving on vLLM / SGLang (speculative.cpp)

@@ -173,9 +173,14 @@ struct Scenario {
 // accumulation that makes the recipe's step of ~4M tokens at this data-parallel size.
 void apply_layout_defaults(Scenario& s);
 
-// Whether the scenario runs SGLang's DP attention (engine_options.dp_attention): the option set, an
-// MLA model, more than one TP rank (speed_dp_attention.cpp, memory_inference.cpp).
+// Whether the scenario runs DP attention (engine_options.dp_attention): the option set, an MLA model,
+// more than one TP rank (speed_dp_attention.cpp, memory_inference.cpp). `tp` is then the GPUs one
+// DP-attention replica spans: SGLang --tp tp --enable-dp-attention --dp-size tp, or vLLM
+// --tensor-parallel-size 1 --data-parallel-size tp --enable-expert-parallel (vllm_dp_attention).
 bool dp_attention(const Scenario& s);
+// DP attention on vLLM: TP 1 on every rank, the routed experts over EP = DP = tp ranks, everything
+// else whole on each rank (memory_inference.cpp weights_per_gpu, speed_dp_attention.cpp).
+bool vllm_dp_attention(const Scenario& s);
 
 // Whether the scenario's engine can split the model's attention over `tp` ranks: the heads divide,
 // and under Megatron-Core the KV heads (query groups) too (megatron/core/transformer/attention.py:

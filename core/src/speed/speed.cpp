@@ -155,11 +155,15 @@ ModelCosts model_costs(const Scenario& s) {
   const Architecture& a = s.model;
   const ParamCounts p = count_params(a);
   const WeightBytes w = weight_bytes(a, s.weights);
-  double expert_weights = 0, gate_up = 0, attn_weights = 0, moe_layers = 0;
+  double expert_weights = 0, expert_active = 0, gate_up = 0, attn_weights = 0, moe_layers = 0;
   for (const LinearModule& m : linear_modules(a)) {
     const double weights =
         static_cast<double>(m.in) * static_cast<double>(m.out) * static_cast<double>(m.count);
-    if (m.group == "experts") expert_weights += weights;
+    if (m.group == "experts") {
+      expert_weights += weights;
+      expert_active +=
+          static_cast<double>(m.in) * static_cast<double>(m.out) * static_cast<double>(m.active_count);
+    }
     if (m.group == "experts" && a.experts > 0)
       moe_layers = static_cast<double>(m.count) / static_cast<double>(a.experts);
     if (m.group == "attention") attn_weights += weights;
@@ -177,6 +181,7 @@ ModelCosts model_costs(const Scenario& s) {
   c.gate_up_flops = 2 * gate_up;
   c.attn_bytes = p.linear > 0 ? w.linear * attn_weights / p.linear : 0;
   c.attn_flops = 2 * attn_weights;
+  c.expert_flops = 2 * expert_active;
   // MLA attends over the latent (kv_lora_rank + rope dims) with absorbed projections (DeepSeek-V2, 2.1.2).
   const double head_width = a.mla.kv_lora_rank > 0
                                 ? static_cast<double>(a.mla.kv_lora_rank + a.mla.qk_rope_head_dim)
@@ -401,15 +406,15 @@ double decode_step_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, con
   const double requests = batch / micro;
   const double tokens = requests * query_tokens;
   // Attention: split by heads over the TP ranks, or under DP attention each rank runs its own
-  // requests with the whole attention weights (speed_dp_attention.cpp).
+  // requests with the whole attention weights (and on vLLM the whole dense layers; speed_dp_attention.cpp).
   const AttentionSplit attn = attention_split(s, requests);
-  const double weights =
-      (c.dense_bytes - c.attn_bytes + c.expert_bytes * experts_touched(a, tokens)) / (tp * pp) +
-      c.attn_bytes / (attn.weights * pp);
+  const double weights = (c.dense_bytes - c.attn_bytes) / (attn.dense * pp) +
+                         c.expert_bytes * experts_touched(a, tokens) / (tp * pp) +
+                         c.attn_bytes / (attn.weights * pp);
   const double kv = c.kv_bytes_per_token * context * attn.sequences / pp;
   const double attn_flops = c.attn_flops + 4 * static_cast<double>(a.layers) * context * c.attn_width;
-  const double flops =
-      tokens * (c.matmul_flops - c.attn_flops) / (tp * pp) + tokens * attn_flops / (attn.work * pp);
+  const double flops = tokens * (c.matmul_flops - c.attn_flops - c.expert_flops) / (attn.dense_work * pp) +
+                       tokens * c.expert_flops / (tp * pp) + tokens * attn_flops / (attn.work * pp);
   const double memory_s = (weights + kv) / (gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double gemv = tokens * awq_gemv_flops(s, c, tokens) / (tp * pp);
   const AwqKernelCost awq = autoawq_kernel_cost(s, tokens);
@@ -455,16 +460,21 @@ double prefill_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const E
   // Under DP attention a prompt's attention runs on the one rank that holds its request.
   const AttentionSplit attn = attention_split(s, batch);
   const double attn_gpus = gpus / static_cast<double>(s.tp) * attn.work;
+  // The non-expert layers on vLLM's DP attention run on the ranks that hold the prompts, like the attention.
+  const double dense_gpus = gpus / static_cast<double>(s.tp) * attn.dense_work;
+  const double experts = tokens * c.expert_flops;
   const double gemv = tokens * awq_gemv_flops(s, c, tokens) / gpus;
   const AwqKernelCost awq = autoawq_kernel_cost(s, tokens);
-  const double compute_s = matmul_seconds(gpu, (linear + awq.padding_flops) / gpus + attention / attn_gpus,
-                                          gemv, peak_flops(gpu, s.weights) * e.compute);
+  const double compute_s = matmul_seconds(
+      gpu, (linear - experts) / dense_gpus + (experts + awq.padding_flops) / gpus + attention / attn_gpus,
+      gemv, peak_flops(gpu, s.weights) * e.compute);
   const double split_k_s = awq.split_k_bytes / gpus / (gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double scores_s = fused_awq(s) ? batch * static_cast<double>(a.heads) * prompt * prompt *
                                              static_cast<double>(a.layers) * kAwqFusedScoreBytes / gpus /
                                              (gpu.bandwidth_bytes_per_s * e.bandwidth)
                                        : 0;
-  const double weights = c.dense_bytes + c.expert_bytes * experts_touched(a, tokens);
+  const double weights =
+      c.dense_bytes * static_cast<double>(s.tp) / attn.dense + c.expert_bytes * experts_touched(a, tokens);
   const double memory_s = weights / (gpus * gpu.bandwidth_bytes_per_s * e.bandwidth);
   const double comm_s = 2 * static_cast<double>(a.layers) *
                         allreduce_s(tokens * static_cast<double>(a.hidden) * kActivationBytes, s.tp, links,
@@ -480,7 +490,7 @@ double tpot_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Engi
               const Links& links, double batch, double step_s, double batch_prefill_s) {
   const double output = std::max(static_cast<double>(s.output_tokens), 1.0);
   if (batch <= 1) return step_s;
-  if (dp_attention(s)) {
+  if (dp_attention(s) && !vllm_dp_attention(s)) {
     // DP attention: all ranks take each forward pass together (the MoE gathers every rank's tokens)
     // and SGLang 0.4 does not mix prompts into decode batches (enable_mixed_chunk off), so the other
     // B - 1 requests' prompts, each prefilled whole on its own rank, hold the decode steps
@@ -489,7 +499,8 @@ double tpot_s(const Scenario& s, const Gpu& gpu, const ModelCosts& c, const Engi
     return step_s + dp_attention_stall_s(one_prompt_s, batch - 1) / output;
   }
   // Continuous batching with chunked prefill (vLLM V1 and SGLang defaults, TensorRT-LLM inflight
-  // batching): the other requests' prompt chunks run inside the decode steps, so a request among B
+  // batching; vLLM's DP attention too, its ranks' steps aligned): the other requests' prompt chunks
+  // run inside the decode steps, so a request among B
   // sees (B - 1) / B of the batch's prefill spread over its output tokens (in a burst, each of the
   // others once; at a steady load, each is replaced once while the request decodes).
   return step_s + (batch - 1) / batch * batch_prefill_s / output;

@@ -92,6 +92,7 @@ struct ModelCosts {
   double matmul_flops = 0;   // per token: 2 x active matmul weights, LM head included
   double head_flops = 0;     // per token: the LM head's share of matmul_flops
   double gate_up_flops = 0;  // per token: the dense MLP's gate and up projections' share of matmul_flops
+  double expert_flops = 0;   // per token: the routed experts' share of matmul_flops
   double attn_bytes = 0;     // attention projections' weights (part of dense_bytes)
   double attn_flops = 0;     // per token: the attention projections' share of matmul_flops
   double attn_width = 0;     // per layer: heads x the width q.k and p.v run over

@@ -8,6 +8,10 @@
 // - DeepseekV2DecoderLayer.forward all-gathers every rank's hidden states before the MoE, runs the
 //   experts split over the TP ranks and keeps its own slice after: all ranks take each forward pass
 //   together, so a prompt prefilled on one rank holds every rank's decode step for its length.
+// vLLM's layout (--data-parallel-size tp --enable-expert-parallel, TP 1; docs/serving/
+// data_parallel_deployment.md: forward passes aligned, dummy passes on idle ranks) is the same physics
+// for the attention, latents and the step taken together; its dense layers are whole per rank too, and
+// its V1 scheduler mixes prompt chunks into decode steps (speed.cpp tpot_s).
 #include "speed/speed_dp_attention.h"
 
 #include <algorithm>
@@ -23,10 +27,16 @@ AttentionSplit attention_split(const Scenario& s, double requests) {
     a.weights = 1;
     a.work = std::min(std::max(requests, 1.0), tp);
     a.sequences = requests / a.work;
+    // SGLang keeps the rest split over TP; vLLM's TP 1 runs it whole on each rank for its own requests
+    // (memory_inference.cpp weights_per_gpu).
+    a.dense = vllm_dp_attention(s) ? 1 : tp;
+    a.dense_work = vllm_dp_attention(s) ? a.work : tp;
     return a;
   }
   a.weights = tp;
   a.work = tp;
+  a.dense = tp;
+  a.dense_work = tp;
   // Heads split over TP (replicated when fewer than ranks); MLA's latent cache is whole on every
   // rank (memory_inference.cpp does the same).
   const double kv = static_cast<double>(s.model.kv_heads);
