@@ -99,7 +99,7 @@ foreach(pair IN LISTS FILES)
       message(FATAL_ERROR "${path}: ${err}")
     endif()
     foreach(key source weights_note detail_source bits_from max_positions_source total_size_source
-                block_source note)
+                block_source scope_source note)
       string(REGEX REPLACE "\"${key}\": \"([^\"\\]|\\\\.)*\"" "\"${key}\": \"\"" content "${content}")
       string(REGEX MATCH "\"${key}\": \"[^\"]" kept "${content}")
       if(kept)

@@ -393,3 +393,43 @@ TEST_CASE(
     per_server |= n.at("code") == "replica_per_server";
   CHECK(per_server);
 }
+
+// Review reject 5 (case 16): Llama-3.1-8B full fine-tune, engine fsdp, full recompute, seq 4096 on
+// 8 A100-80GB, 3e8 tokens. FSDP FULL_SHARD shards parameters, gradients and optimizer states as
+// ZeRO-3 does and moves the same bytes (Zhao et al. 2023, "PyTorch FSDP", VLDB, section 3.2: an
+// all-gather of each unit's parameters before its forward and its backward, a reduce-scatter of its
+// gradients; ZeRO-3: Rajbhandari et al. 2020, section 5.3, 1.5x DDP's volume for both), over the same
+// HF model code and kernels, so the engine earns the same share of the executed FLOPs as DeepSpeed
+// ZeRO-3 on that card: 0.48 (17.5k tokens/s here, 4.8 h), not 0.64 (23.3k). The reviewer's range
+// 0.45-0.5. Where we differ from the review: its "above the best published 57 % MFU" compares MFU
+// with this figure, which is on the executed FLOPs (with full recompute 0.64 is 0.48 MFU); and the
+// held-out torchtitan FSDP2 A100 rows (0.57-0.58 MFU at 8B selective, 0.52 MFU = 0.69 executed at 70B
+// full) sit above 0.48: a tuned FSDP2 recipe beats the shared figure. The fix is the consistency of
+// one mechanism, one figure; 0.64 had been taken after seeing those held-out rows (docs/speed.md).
+// And with engine fsdp every command runs FSDP: ms-swift and LLaMA-Factory pass the HF
+// Trainer's fsdp argument (TrainingArguments.fsdp, in both tools' flags), no DeepSpeed launcher line.
+TEST_CASE("Engine fsdp: ZeRO-3's share of the FLOPs, and every command runs FSDP", "[expert]") {
+  json s = json::parse(R"({"model":"meta-llama/Llama-3.1-8B-Instruct","task":"full","engine":"fsdp",
+                          "gpu":"a100-80gb","gpus":8,"seq_len":4096,"batch":2,
+                          "training":{"grad_accum":4,"tokens":3e8,"grad_checkpointing":"full"}})");
+  const ApiResult f = run_command("estimate", s.dump());
+  REQUIRE(f.ok);
+  json z = s;
+  z["engine"] = "deepspeed";
+  z["training"]["zero"] = 3;
+  const ApiResult d = run_command("estimate", z.dump());
+  REQUIRE(d.ok);
+  const json& ft = f.value.at("throughput");
+  CHECK(ft.at("flops_utilization").get<double>() == Approx(0.48).epsilon(0.05));
+  CHECK(ft.at("train_tokens_per_s").get<double>() ==
+        Approx(d.value.at("throughput").at("train_tokens_per_s").get<double>()).epsilon(0.02));
+  CHECK(ft.at("train_tokens_per_s").get<double>() == Approx(17.5e3).epsilon(0.05));
+  const json out = launch(s.dump());
+  CHECK(text_of(out, "ms-swift").find("--fsdp \"full_shard auto_wrap\"") != std::string::npos);
+  CHECK(text_of(out, "ms-swift").find("--deepspeed") == std::string::npos);
+  CHECK(text_of(out, "llama-factory", "yaml").find("fsdp: full_shard auto_wrap") != std::string::npos);
+  CHECK(text_of(out, "llama-factory", "yaml").find("deepspeed:") == std::string::npos);
+  for (const json& c : out.at("commands")) CHECK(c.at("tool").get<std::string>() != "deepspeed");
+  CHECK_FALSE(has_code(out.at("note_details"), "fsdp_as_zero"));
+  CHECK(has_code(out.at("note_details"), "fsdp_trainer"));
+}

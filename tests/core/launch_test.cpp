@@ -509,6 +509,7 @@ const std::map<std::string, std::set<std::string>>& known_flags() {
         "--lora_rank",
         "--target_modules",
         "--deepspeed",
+        "--fsdp",
         "--max_length",
         "--per_device_train_batch_size",
         "--gradient_accumulation_steps",
@@ -734,8 +735,10 @@ void check_training(const Scenario& s, const Plan& plan, const json& out) {
       CHECK(nodes == plan.instances);
     }
   }
-  // swift, llama-factory, torchrun, deepspeed; none beside Megatron-LM for a TP/PP layout only it runs.
-  CHECK(shells == (plan.tp > 1 || plan.pp > 1 ? 0 : 4));
+  // swift, llama-factory, torchrun, deepspeed (not for engine fsdp with sharded gradients, whose
+  // commands all run FSDP); none beside Megatron-LM for a TP/PP layout only it runs.
+  const int data_parallel = s.engine == Engine::Fsdp && plan.zero >= 2 ? 3 : 4;
+  CHECK(shells == (plan.tp > 1 || plan.pp > 1 ? 0 : data_parallel));
 }
 
 bool blocked(const json& out) {

@@ -139,6 +139,9 @@ TEST_CASE("quant_scope mlp-inner: Meta's FP8 405B keeps attention and the first 
             {"tp", 8},
             {"batch", 1},
             {"seq_len", 4096}};
+  // The preset in fp8 is Meta's FP8 checkpoint, which records the scope (checkpoints.json): stated
+  // "all" is the uniform layout.
+  s["engine_options"] = {{"quant_scope", "all"}};
   const Estimate all = estimate(parse_scenario(s));
   s["engine_options"] = {{"quant_scope", "mlp-inner"}};
   const Estimate scoped = estimate(parse_scenario(s));
@@ -149,8 +152,8 @@ TEST_CASE("quant_scope mlp-inner: Meta's FP8 405B keeps attention and the first 
         Approx(kept * (2 - fp8_per_weight) / 8));
   // The 16-bit modules are read every decode step too.
   CHECK(scoped.throughput->decode_tokens_per_s < all.throughput->decode_tokens_per_s);
-  s["engine_options"]["quant_scope"] = "all";
-  CHECK(estimate(parse_scenario(s)).memory.breakdown.weights == Approx(all.memory.breakdown.weights));
+  s.erase("engine_options");
+  CHECK(estimate(parse_scenario(s)).memory.breakdown.weights == Approx(scoped.memory.breakdown.weights));
   // 16-bit weights have nothing to keep.
   s["weights"] = "bf16";
   s["engine_options"]["quant_scope"] = "mlp-inner";
@@ -188,4 +191,33 @@ TEST_CASE("A named GPTQ/AWQ checkpoint is sized with its published group size an
   act["engine_options"]["act_order"] = false;  // a user's statement wins over the checkpoint's
   // temp_state: EXLLAMA_DEFAULT_MAX_INPUT_LENGTH 2048 x max(in, out) 14336 fp16.
   CHECK(with_act - memory_of(act).breakdown.activations == Approx(2048.0 * 14336 * 2));
+}
+
+// Review reject 9 (case 20): meta-llama/Llama-3.1-405B-Instruct-FP8 stores Meta's FBGEMM recipe
+// (checkpoints.json quant.scope "mlp-inner"), so the hub id is sized with it by default. From first
+// principles (h 16384, 126 layers, MLP 53248, 8 KV heads of 128, vocab 128256): FP8 = the MLPs of
+// layers 1..124, 124 x 3 x 16384 x 53248 = 324.5e9 weights x 1 B (row-wise scales: 4 B per output
+// row, ~0.1 GB); bf16 = attention 126 x 16384 x 34816 = 71.9e9, the MLPs of layers 0 and 125
+// 5.2e9, embedding and lm_head 4.2e9: 81.3e9 x 2 B = 162.7 GB. 487 GB in all, /8 = 56.7 GiB a GPU.
+// The reviewer's figure, to the 0.1 GiB.
+TEST_CASE("The Meta FP8 405B hub id is sized with its stored scope; others keep theirs", "[memory][quant]") {
+  const double gib = 1024.0 * 1024 * 1024;
+  json s = {{"model", "meta-llama/Llama-3.1-405B-Instruct-FP8"},
+            {"gpu", "h100-80gb"},
+            {"gpus", 8},
+            {"tp", 8},
+            {"batch", 32},
+            {"seq_len", 5120}};
+  const double meta = memory_of(s).breakdown.weights;
+  CHECK(meta / gib == Approx(56.7).epsilon(0.01));
+  CHECK(meta * 8 / 1e9 == Approx(487).epsilon(0.01));
+  // Stated as "all", the option wins over the checkpoint's scope.
+  s["engine_options"] = {{"quant_scope", "all"}};
+  CHECK(memory_of(s).breakdown.weights / gib == Approx(47.75).epsilon(0.01));
+  // neuralmagic's FP8 quantizes every block linear (its card): scope "all", the uniform layout.
+  json nm = {
+      {"model", "neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8"}, {"gpu", "h100-80gb"}, {"gpus", 2}, {"tp", 2}};
+  const double nm_weights = memory_of(nm).breakdown.weights;
+  nm["engine_options"] = {{"quant_scope", "all"}};
+  CHECK(nm_weights == Approx(memory_of(nm).breakdown.weights));
 }

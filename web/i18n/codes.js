@@ -233,6 +233,7 @@ export const CODE_WORDS = {
   'n.qlora_gptq': ['', '在 GPTQ/AWQ 检查点上做 QLoRA：把 --model 指向该检查点即可，无需 bitsandbytes 参数'],
   'n.bnb_zero3': ['', 'LLaMA-Factory 会为 ZeRO-3 自行设置 4 比特存储类型；ms-swift 则需 --bnb_4bit_quant_storage'],
   'n.fsdp_as_zero': ['', '框架为 FSDP：torchrun train.py 使用 HF Trainer 的 FSDP；ms-swift、LLaMA-Factory 和 deepspeed 启动器使用等价的 DeepSpeed ZeRO-{zero}（FSDP FULL_SHARD 对应 ZeRO-3）'],
+  'n.fsdp_trainer': ['', '框架为 FSDP：ms-swift、LLaMA-Factory 和 torchrun train.py 均使用 HF Trainer 的 FSDP（fsdp "{fsdp}"，按模型的解码层包装）；不写 DeepSpeed 配置或启动器'],
   'n.gguf_quant_assumed': ['', '{repo} 不在已收录的权重中，且未指定量化类型：llama-server 会取其中的 Q4_K_M 文件，没有时取第一个文件；显存按 Q4_K_M 估算（可把 weights 设为该文件的类型，如 q8_0）'],
   'n.fp8_expert_parallel': ['', '已开启专家并行：该 fp8 权重的 128 × 128 分块无法把每个专家的 {width} 个通道按 TP {tp} 切分，因此每个专家整块放在一张卡上（注意力仍按张量并行）'],
   'n.megatron_layout_only': ['', 'tp {tp} × pp {pp}：这些命令中只有 Megatron-LM 的 pretrain_gpt.py 能训练这种并行布局；ms-swift sft、LLaMA-Factory 和 DeepSpeed ZeRO 只支持数据并行，故未列出'],
@@ -252,7 +253,7 @@ export const CODE_WORDS = {
   'n.version_not_launch_checked': ['', '{engine} {version}：显存核算按该版本；命令按已核对的 {checked} 的参数写出，较旧版本可能缺少其中一些'],
   'n.dataset_placeholders': ['', '/path/to/train.jsonl 和 my_dataset 是占位符：请填入你的数据集{tmpl}'],
   'n.dataset_placeholders.default': ['', '；template default 代表模型的对话模板（LLaMA-Factory 0.9.3 没有为其任何仓库登记模板）'],
-  'n.train_py': ['', 'train.py 代表你自己的、接受 --deepspeed 的 Hugging Face Trainer 脚本；ms-swift 和 LLaMA-Factory 自带启动脚本'],
+  'n.train_py': ['', 'train.py 代表你自己的 Hugging Face Trainer 脚本（TrainingArguments：--deepspeed、--fsdp）；ms-swift 和 LLaMA-Factory 自带启动脚本'],
   'n.node_rank': ['', '在每个节点上设置 NODE_RANK（0 到 {last_rank}）和 MASTER_ADDR（0 号节点的地址）'],
   'n.deepspeed_hostfile': ['', 'deepspeed 命令的 hostfile 每个节点一行：<address> slots={slots}'],
 

@@ -396,6 +396,9 @@ const std::vector<Message> kMessages = {
     {"fsdp_as_zero", K::Note, "zero",
      "engine fsdp: torchrun train.py runs the HF Trainer's FSDP; ms-swift, LLaMA-Factory and the deepspeed "
      "launcher use its DeepSpeed equivalent, ZeRO-{zero} (FSDP FULL_SHARD corresponds to ZeRO-3)"},
+    {"fsdp_trainer", K::Note, "fsdp",
+     "engine fsdp: ms-swift, LLaMA-Factory and torchrun train.py run the HF Trainer's FSDP (fsdp \"{fsdp}\", "
+     "wrapping the model's decoder layers); no DeepSpeed config or launcher"},
     {"gguf_quant_assumed", K::Note, "repo",
      "{repo} is not among the listed checkpoints and no quant type was named: llama-server takes its "
      "Q4_K_M file, or its first file where it has none; the memory is that of Q4_K_M (set weights to the "
@@ -439,7 +442,8 @@ const std::vector<Message> kMessages = {
      "tools/preprocess_data.py; $TRAIN_ITERS where training.tokens is not given)}{!from_scratch:; "
      "Megatron-LM's GPT model cannot build this architecture, so no from-scratch command is generated}"},
     {"train_py", K::Note, "",
-     "train.py stands for your own Hugging Face Trainer script that takes --deepspeed; ms-swift and "
+     "train.py stands for your own Hugging Face Trainer script (TrainingArguments: --deepspeed, --fsdp); "
+     "ms-swift and "
      "LLaMA-Factory launch their own"},
     {"node_rank", K::Note, "last_rank",
      "on every node set NODE_RANK (0 to {last_rank}) and MASTER_ADDR (node 0's address)"},

@@ -32,6 +32,9 @@ PublishedCheckpoint read_checkpoint(const nlohmann::json& j, const std::string& 
     if (q.contains("group_size") && q.at("group_size").is_number_integer())
       c.group_size = q.at("group_size").get<int64_t>();
     if (q.contains("desc_act") && q.at("desc_act").is_boolean()) c.desc_act = q.at("desc_act").get<bool>();
+    if (q.contains("scope")) c.quant_scope = q.at("scope").get<std::string>();
+    if (!c.quant_scope.empty() && c.quant_scope != "all" && c.quant_scope != "mlp-inner")
+      throw std::logic_error(field + ".quant.scope: \"all\" or \"mlp-inner\" (core/data/checkpoints.json)");
   }
   c.max_positions = j.value("max_positions", int64_t{0});
   if (j.contains("total_size_bytes") && j.at("total_size_bytes").is_number())

@@ -24,6 +24,7 @@ struct PublishedCheckpoint {
   // GPTQ/AWQ quantize settings its model card or quantize config states (checkpoints.json quant)
   std::optional<int64_t> group_size;  // -1: one group per column
   std::optional<bool> desc_act;       // GPTQ act-order
+  std::string quant_scope;    // quant.scope: the linears its format covers ("all", "mlp-inner"; "" unread)
   int64_t max_positions = 0;  // its own context window where it differs from the preset's (0: the preset's)
 };
 

@@ -112,6 +112,16 @@ std::string ds_config_text(const LaunchContext& c) {
   return j.dump(2) + "\n";
 }
 
+// Engine fsdp with sharded gradients: the HF Trainer's own FSDP (TrainingArguments.fsdp, which
+// ms-swift's and LLaMA-Factory's arguments inherit; with auto_wrap it wraps the model's
+// _no_split_modules), in every data-parallel command instead of DeepSpeed. "" otherwise.
+std::string fsdp_option(const LaunchContext& c) {
+  if (c.s.engine != Engine::Fsdp || c.plan.zero < 2) return "";
+  std::string how = c.plan.zero >= 3 ? "full_shard auto_wrap" : "shard_grad_op auto_wrap";
+  if (c.s.training.offload_optimizer || c.s.training.offload_params) how += " offload";
+  return how;
+}
+
 // ms-swift's built-in configs when one matches the plan exactly; else the generated file.
 std::string swift_deepspeed(const LaunchContext& c) {
   const bool opt = c.s.training.offload_optimizer, par = c.s.training.offload_params;
@@ -151,7 +161,11 @@ void add_swift_sft(const LaunchContext& c, Launch& out) {
     const std::string modules = lora_modules(c.s.training.lora_targets, " ");
     f.add("--target_modules", modules.empty() ? "all-linear" : modules);
   }
-  if (c.plan.zero > 0) f.add("--deepspeed", swift_deepspeed(c));
+  if (!fsdp_option(c).empty()) {
+    f.add("--fsdp", cat({"\"", fsdp_option(c), "\""}));
+  } else if (c.plan.zero > 0) {
+    f.add("--deepspeed", swift_deepspeed(c));
+  }
   f.add("--max_length", c.s.seq_len);
   f.add("--per_device_train_batch_size", c.s.batch);
   f.add("--gradient_accumulation_steps", c.s.training.grad_accum);
@@ -193,7 +207,11 @@ std::string llamafactory_yaml(const LaunchContext& c) {
     y += cat({"lora_rank: ", c.s.training.lora_rank,
               "\nlora_target: ", modules.empty() ? "all" : modules.c_str(), "\n"});
   }
-  if (c.plan.zero > 0) y += cat({"deepspeed: ", kDsConfig, "\n"});
+  if (!fsdp_option(c).empty()) {
+    y += cat({"fsdp: ", fsdp_option(c), "\n"});
+  } else if (c.plan.zero > 0) {
+    y += cat({"deepspeed: ", kDsConfig, "\n"});
+  }
   y += cat({"\n### dataset\ndataset: my_dataset\ntemplate: ", llamafactory_template(c),
             "\ncutoff_len: ", c.s.seq_len, "\n"});
   // As ms-swift's: neat_packing keeps the packed samples from attending to each other (flash_attn fa2).
@@ -236,15 +254,13 @@ void add_launchers(const LaunchContext& c, Launch& out) {
     d.add("--num_gpus", c.nproc_per_node);
   }
   // train.py's TrainingArguments carry the figures ds_config.json leaves "auto". Engine fsdp:
-  // torchrun's train.py runs the Trainer's own FSDP (--fsdp "full_shard auto_wrap", wrapping the
-  // model's _no_split_modules), which excludes --deepspeed.
-  const bool fsdp = c.s.engine == Engine::Fsdp && c.plan.zero >= 2;
+  // torchrun's train.py runs the Trainer's own FSDP, which excludes --deepspeed and the deepspeed
+  // launcher.
+  const std::string fsdp = fsdp_option(c);
   for (Flags* flags : {&t, &d}) {
     flags->add("train.py");
-    if (fsdp && flags == &t) {
-      std::string how = c.plan.zero >= 3 ? "full_shard auto_wrap" : "shard_grad_op auto_wrap";
-      if (c.s.training.offload_optimizer || c.s.training.offload_params) how += " offload";
-      flags->add("--fsdp", cat({"\"", how, "\""}));
+    if (!fsdp.empty()) {
+      flags->add("--fsdp", cat({"\"", fsdp, "\""}));
     } else {
       flags->add("--deepspeed", kDsConfig);
     }
@@ -259,7 +275,8 @@ void add_launchers(const LaunchContext& c, Launch& out) {
     if (const auto steps = steps_for_tokens(c)) flags->add("--max_steps", *steps);
   }
   add_command(out, "torchrun", kTorchrunVersion, "shell", "", shell_command("torchrun", t));
-  add_command(out, "deepspeed", kDeepspeedVersion, "shell", "", shell_command("deepspeed", d));
+  if (fsdp.empty())
+    add_command(out, "deepspeed", kDeepspeedVersion, "shell", "", shell_command("deepspeed", d));
 }
 
 // Pre-training from scratch: Megatron-LM's pretrain_gpt.py with the model's architecture, the
@@ -460,7 +477,11 @@ void add_training_notes(const LaunchContext& c, Launch& out) {
   if (t.lora_targets != LoraTargets::AllLinear && lora(c)) add_note(out, "lora_module_names");
   if (c.s.task == Task::Qlora && !bnb_4bit(c)) add_note(out, "qlora_gptq");
   if (c.plan.zero == 3 && bnb_4bit(c)) add_note(out, "bnb_zero3");
-  if (c.s.engine == Engine::Fsdp) add_note(out, "fsdp_as_zero", {{"zero", c.plan.zero}});
+  if (!fsdp_option(c).empty()) {
+    add_note(out, "fsdp_trainer", {{"fsdp", fsdp_option(c)}});
+  } else if (c.s.engine == Engine::Fsdp) {
+    add_note(out, "fsdp_as_zero", {{"zero", c.plan.zero}});
+  }
   if (c.s.engine == Engine::Megatron && !megatron_pretrain(c) && !megatron_finetune(c))
     add_note(out, "megatron_as_deepspeed");
   if (megatron_finetune(c)) {
@@ -480,7 +501,8 @@ void add_training_notes(const LaunchContext& c, Launch& out) {
   if (c.multi_node()) {
     add_note(out, "node_rank", {{"last_rank", c.plan.instances - 1}});
     // The hostfile only the deepspeed launcher reads (data-parallel commands, add_launchers).
-    if (data_parallel_commands(c)) add_note(out, "deepspeed_hostfile", {{"slots", c.nproc_per_node}});
+    if (data_parallel_commands(c) && fsdp_option(c).empty())
+      add_note(out, "deepspeed_hostfile", {{"slots", c.nproc_per_node}});
   }
 }
 
@@ -535,7 +557,8 @@ void add_training(const LaunchContext& c, Launch& out) {
   if (c.s.engine == Engine::Megatron && megatron_finetune(c)) add_megatron_swift(c, out);
   add_swift_sft(c, out);
   add_llamafactory(c, out);
-  add_command(out, "deepspeed", kDeepspeedVersion, "json", kDsConfig, ds_config_text(c));
+  if (fsdp_option(c).empty())
+    add_command(out, "deepspeed", kDeepspeedVersion, "json", kDsConfig, ds_config_text(c));
   add_launchers(c, out);
   if (c.s.engine != Engine::Megatron && megatron_pretrain(c)) add_megatron_pretrain(c, out);
   add_training_notes(c, out);

@@ -185,8 +185,8 @@ double kv_cache_bytes(const Scenario& s, double* per_token_whole_model) {
 }
 
 // The draft of speculative decoding on the busiest GPU (speculative.cpp draft_scenario): its weights
-// without the LM head and embedding it shares with the target, its MTP eh_proj / EAGLE fc, and
-// the KV cache of its layers over the same sequences and context as the target's.
+// without the embedding and LM head it shares with the target, its linears beside the layer (MTP
+// eh_proj, EAGLE fc), and the KV cache of its layers over the same sequences and context as the target's.
 void add_draft_bytes(const Scenario& s, MemoryBreakdown* b) {
   if (!speculative(s)) return;
   const Draft d = draft_scenario(s);
@@ -199,12 +199,10 @@ void add_draft_bytes(const Scenario& s, MemoryBreakdown* b) {
   }
   const double tp = vllm_dp_attention(s) ? 1 : static_cast<double>(s.tp);
   double weights = weights_per_gpu(ds, ds.weights);
-  if (d.shares_head) {
-    const WeightBytes w = weight_bytes(ds.model, ds.weights);
-    weights -= (w.embedding + w.lm_head) / tp;
-  }
-  const double h = static_cast<double>(ds.model.hidden);
-  weights += d.fc_inputs * h * h * linear_bytes_per_weight(ds.model, ds.weights) / tp;
+  const WeightBytes w = weight_bytes(ds.model, ds.weights);
+  if (d.shares_embedding) weights -= w.embedding / tp;
+  if (d.shares_head) weights -= w.lm_head / tp;
+  weights += d.extra_params * linear_bytes_per_weight(ds.model, ds.weights) / tp;
   b->draft_weights = d.weight_copies * weights;
   double per_token = 0;
   b->draft_kv_cache = d.kv_copies * kv_cache_bytes(ds, &per_token);

@@ -103,8 +103,14 @@ double quant_group_size_delta_bytes(const Scenario& s) {
   return delta * stage_layer_share(s);
 }
 
+std::string quant_scope(const Scenario& s) {
+  if (s.engine_options.quant_scope) return *s.engine_options.quant_scope;
+  if (s.weights == s.checkpoint.stored && !s.checkpoint.quant_scope.empty()) return s.checkpoint.quant_scope;
+  return "all";
+}
+
 double quant_scope_model_delta_bytes(const Scenario& s) {
-  if (!is_quantized(s.weights) || s.engine_options.quant_scope.value_or("all") != "mlp-inner") return 0;
+  if (!is_quantized(s.weights) || quant_scope(s) != "mlp-inner") return 0;
   const Architecture& a = s.model;
   const double layers = static_cast<double>(a.layers);
   if (layers <= 0) return 0;

@@ -15,7 +15,11 @@ double quant_group_size_delta_bytes(const Scenario& s);
 std::optional<int64_t> quant_group_size(const Scenario& s);
 bool quant_act_order(const Scenario& s);
 
-// Weight bytes that engine_options.quant_scope "mlp-inner" (Meta's FBGEMM FP8 recipe) keeps 16-bit
+// The linears the quantized format covers: engine_options.quant_scope where given, else the named
+// checkpoint's published scope (core/data/checkpoints.json quant.scope) when loaded as stored, else "all".
+std::string quant_scope(const Scenario& s);
+
+// Weight bytes that quant_scope "mlp-inner" (Meta's FBGEMM FP8 recipe) keeps 16-bit
 // beyond the all-linear layout of s.weights: the whole model, and on the busiest GPU.
 double quant_scope_model_delta_bytes(const Scenario& s);
 double quant_scope_delta_bytes(const Scenario& s);

@@ -174,6 +174,7 @@ void take_published(const PublishedCheckpoint& p, Checkpoint* c, Architecture* a
   c->gguf_repo = !p.gguf_file.empty();
   c->group_size = p.group_size;
   c->act_order = p.desc_act;
+  c->quant_scope = p.quant_scope;
 }
 
 // The checkpoint the model names (checkpoint.h) and whether `weights` can be loaded from it.

@@ -108,6 +108,7 @@ struct Checkpoint {
   std::string preset_repo;  // the preset's repository when `weights` chose another published checkpoint
   std::optional<int64_t> group_size;  // its GPTQ/AWQ group size where published (-1: per column)
   std::optional<bool> act_order;      // its GPTQ desc_act where published
+  std::string quant_scope;            // the linears its format covers where published ("" unread)
 };
 
 // Facts of an engine version that change the memory or speed accounting; the scenario's

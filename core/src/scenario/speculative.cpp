@@ -17,6 +17,10 @@ constexpr double kMtpAcceptanceRate = 0.85;
 // SGLang any --speculative-num-steps; 16 is beyond the published chains (nebius/MTP-DeepSeek-V3-0324
 // runs K = 7, EAGLE-2 trees reach depth 6).
 constexpr int64_t kMaxDraftTokens = 16;
+// EAGLE-3's LM head covers the draft vocabulary only (draft_vocab_size; its d2t table maps it to the
+// target's ids): 32000 in SafeAILab/EAGLE eagle/traineagle3/config.json, the config of the
+// Llama-3.1-8B-Instruct head, and in SpecForge's published EAGLE-3 configs (Llama 3, Qwen3, gpt-oss).
+constexpr int64_t kEagle3DraftVocab = 32000;
 
 const char* const kField = "engine_options.speculative";
 
@@ -98,7 +102,8 @@ Draft draft_scenario(const Scenario& s) {
     return d;
   }
   Architecture& a = ds.model;
-  d.shares_head = true;
+  const double h = static_cast<double>(a.hidden);
+  d.shares_embedding = d.shares_head = true;
   a.layers = 1;
   a.dense_layers = 0;
   a.linear_attn_layers = 0;
@@ -109,15 +114,16 @@ Draft draft_scenario(const Scenario& s) {
   if (sp.method == "mtp") {
     // One MTP module: the target's decoder block (MoE where the model has experts) and eh_proj
     // (architecture.cpp mtp_params); vLLM loads all of them, each keeps its own KV cache.
-    d.fc_inputs = 2;
+    d.extra_params = 2 * h * h;
     d.weight_copies = static_cast<double>(s.model.mtp_layers);
     d.kv_copies = static_cast<double>(std::min(s.model.mtp_layers, sp.draft_tokens));
     return d;
   }
-  // EAGLE head (SafeAILab/EAGLE model/cnets.py; vLLM llama_eagle.py / llama_eagle3.py): one Llama
-  // decoder layer of the target's width, dense, with its fc over 2 (EAGLE) or 3 (EAGLE-3: low, mid
-  // and high features) hidden vectors; EAGLE reads the target's LM head, EAGLE-3 stores its own
-  // (draft_vocab_size, taken here as the target's vocabulary: an upper bound).
+  // EAGLE head: one Llama decoder layer of the target's width, dense, the target's embedding.
+  // EAGLE (SafeAILab/EAGLE eagle/model/cnets1.py): fc 2 x hidden -> hidden before a plain layer, the
+  // target's LM head. EAGLE-3 (eagle/model/cnets.py): fc 3 x hidden -> hidden fuses the low, mid and
+  // high features; q/k/v_proj read the embedding and that feature side by side (2 x hidden); its own
+  // lm_head over draft_vocab_size (vLLM llama_eagle3.py the same).
   ds.engine_options.dp_attention.reset();
   if (a.experts > 0 && a.intermediate == 0) a.intermediate = a.expert_intermediate;
   a.experts = a.experts_per_token = a.shared_experts = 0;
@@ -130,8 +136,15 @@ Draft draft_scenario(const Scenario& s) {
   }
   a.lightning_attn = false;
   a.attn_output_gate = false;
-  d.fc_inputs = sp.method == "eagle3" ? 3 : 2;
-  d.shares_head = sp.method == "eagle";
+  if (sp.method == "eagle") {
+    d.extra_params = 2 * h * h;
+    return d;
+  }
+  const double head_dim = static_cast<double>(a.head_dim > 0 ? a.head_dim : a.hidden / a.heads);
+  d.extra_params = 3 * h * h + h * head_dim * static_cast<double>(a.heads + 2 * a.kv_heads);
+  d.shares_head = false;
+  a.vocab = std::min(a.vocab, kEagle3DraftVocab);
+  a.tied_embeddings = false;
   return d;
 }
 

@@ -19,13 +19,16 @@ bool speculative(const Scenario& s);
 void validate_speculative(const Scenario& s);
 
 // The draft as a one-replica serving scenario on the target's TP ranks: the MTP module or the EAGLE
-// head as a one-layer model of the target's width (its own LM head and embedding only where the
-// draft stores its own), or the draft model in its checkpoint's format. `shares_head` is set when
-// the draft reads the target's LM head (MTP, EAGLE), whose weights are then not counted again.
+// head as a one-layer model of the target's width (EAGLE-3 with its own LM head over its draft
+// vocabulary), or the draft model in its checkpoint's format. What the draft reads of the target
+// (embedding, LM head) is not counted again in its memory; a draft pass still reads the LM head.
 struct Draft {
   Scenario scenario;
-  bool shares_head = false;  // reads the target's LM head and embedding (not counted again)
-  double fc_inputs = 0;      // MTP eh_proj / EAGLE fc: fc_inputs x hidden -> hidden, beside the layer
+  bool shares_embedding = false;  // reads the target's embedding (MTP, EAGLE, EAGLE-3)
+  bool shares_head = false;       // reads the target's LM head (MTP, EAGLE)
+  // Linear weights beside the decoder layer, per module: MTP eh_proj and EAGLE fc (2 x hidden ->
+  // hidden), EAGLE-3's fc (3 x hidden -> hidden) and the second hidden of its q/k/v_proj's input.
+  double extra_params = 0;
   double weight_copies = 1;  // MTP modules loaded (num_nextn_predict_layers)
   double kv_copies = 1;      // of them, those a step runs (each keeps a KV cache)
 };

@@ -125,12 +125,10 @@ double training_efficiency(Engine engine, const Gpu& gpu) {
     // (Narayanan et al. 2021, Table 1; their FLOPs include the recomputation).
     return is_hopper_class(gpu) ? 0.47 : 0.46;
   }
-  // PyTorch FSDP on A100: foundation-model-stack/fms-fsdp README table (128 A100, Llama 2 shapes, seq
-  // 4096): 7B 3,760, 13B 1,700 (no recomputation), 34B 772 and 70B 380 tokens/s/GPU (full
-  // recomputation) are 0.555 / 0.475 / 0.727 / 0.722 of the 312 TFLOP/s on the FLOPs executed
-  // (training_flops_per_token); 0.64 is their median.
-  if (engine == Engine::Fsdp && !is_hopper_class(gpu)) return 0.64;
-  // ZeRO-3 on A100: OPT-175B reached 147 TFLOP/s per A100 80GB = 47 % (Zhang et al. 2022,
+  // FSDP (FULL_SHARD) and DeepSpeed ZeRO-3 share one figure: both gather each unit's parameters
+  // before its forward and backward and reduce-scatter its gradients, the same bytes (Zhao et al.
+  // 2023, "PyTorch FSDP", section 3.2; Rajbhandari et al. 2020, section 5.3), over the same model
+  // code and kernels. ZeRO-3 on A100: OPT-175B reached 147 TFLOP/s per A100 80GB = 47 % (Zhang et al. 2022,
   // section 2.3); FSDP with selective checkpointing 57 % MFU, 7B on 128 A100 (PyTorch/IBM blog
   // "Maximizing training throughput using PyTorch FSDP", 2024-03-13). Hopper: FSDP with full
   // checkpointing on H200, 44.4 % MFU (13B, 8 GPUs) down to 26.9-32.7 % on 32 (KempnerForge

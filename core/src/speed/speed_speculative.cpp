@@ -24,12 +24,18 @@ SpeculativeStep speculative_step(const Scenario& s, const Gpu& gpu, const ModelC
   SpeculativeStep out;
   out.tokens_per_step = expected_tokens_per_step(sp.acceptance_rate, sp.draft_tokens);
   out.verify_s = decode_step_seconds(s, gpu, c, links, batch, context, k + 1);
-  // Each draft pass is a decode step of the draft alone (the one-layer MTP module or EAGLE head with
-  // the LM head it reads, or the draft model), with its engine's host time per step: vLLM and
-  // SGLang launch each draft forward as its own CUDA-graph replay.
+  // Each draft pass is a decode step of the draft alone: the one-layer MTP module or EAGLE head, its
+  // linears beside the layer and the LM head it computes logits with (the target's, or EAGLE-3's
+  // draft-vocabulary head), or the draft model. The engine's fixed host time per step (scheduler,
+  // sampler, output processing) is paid once, in the verify pass: vLLM's proposers
+  // (v1/spec_decode/eagle.py propose) run the k draft forwards inside the target's step, SGLang
+  // replays its draft steps as one CUDA graph (EAGLEDraftCudaGraphRunner).
   const Draft d = draft_scenario(s);
-  const ModelCosts dc = model_costs(d.scenario);
-  out.draft_s = k * decode_step_seconds(d.scenario, gpu, dc, links, batch, context);
+  ModelCosts dc = model_costs(d.scenario);
+  dc.dense_bytes += d.extra_params * dc.linear_bytes;
+  dc.matmul_flops += 2 * d.extra_params;
+  const double host_s = engine_efficiency(d.scenario, gpu).step_overhead_s;
+  out.draft_s = k * (decode_step_seconds(d.scenario, gpu, dc, links, batch, context) - host_s);
   return out;
 }
 
