@@ -104,6 +104,10 @@ TEST_CASE("billing: filters.billing picks the kinds the ranking prices", "[plann
   REQUIRE(reserved.size() == 3);
   for (const Plan& p : reserved) CHECK(p.instance->billing == "capacity-block");
 
+  json every = base;
+  every["filters"]["billing"] = json::array();  // [] = every kind, as for providers and gpus
+  CHECK(rank_plans(parse_scenario(every)).size() == plain.size() + 3 + 3);
+
   // The scenario's own instances are priced by the user: no billing kind filters them out.
   json own = {{"model", "qwen2.5-7b"},
               {"filters", {{"billing", {"spot"}}, {"providers", {"custom"}}}},
