@@ -28,7 +28,7 @@ function priceTable() {
   const rows = ['| provider | instance | region | billing | price per instance-hour | price date | source key |',
     '|---|---|---|---|---|---|---|'];
   for (const i of data.instances) {
-    rows.push(`| ${cell(i.provider)} | ${cell(i.instance)} | ${cell(i.region)} | ${i.billing} | ${i.price_per_hour} ${i.currency} | ` +
+    rows.push(`| ${cell(i.provider)} | ${cell(i.instance)} | ${cell(i.region)} | ${i.billing}${i.billing_term ? ` ${i.billing_term}` : ''} | ${i.price_per_hour} ${i.currency} | ` +
       `${cell(i.price_date)} | ${i.source} |`);
   }
   return rows.join('\n');

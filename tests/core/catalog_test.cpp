@@ -240,8 +240,9 @@ TEST_CASE("catalog: every GPU source key is defined in gpus.json", "[catalog]") 
 
 TEST_CASE("catalog: every instance row is usable", "[catalog]") {
   const auto& list = instance_catalog();
-  REQUIRE(list.size() == 150);
-  const std::set<std::string> providers = {"alibaba", "aws", "gcp", "azure", "lambda", "runpod", "tencent"};
+  REQUIRE(list.size() == 167);
+  const std::set<std::string> providers = {"alibaba", "aws",    "gcp",     "azure",
+                                           "lambda",  "runpod", "tencent", "coreweave"};
   std::set<std::tuple<std::string, std::string, std::string>> seen;
   bool alibaba_block = true;  // Alibaba rows come first, in one block
   for (const Instance& in : list) {
@@ -254,7 +255,7 @@ TEST_CASE("catalog: every instance row is usable", "[catalog]") {
     CHECK(in.ram_bytes >= 0);
     CHECK_FALSE(in.price_date.empty());
     CHECK_FALSE(in.source.empty());
-    CHECK((in.billing == "on-demand" || in.billing == "capacity-block"));
+    CHECK((in.billing == "on-demand" || in.billing == "spot" || in.billing == "capacity-block"));
     if (in.provider_id == "alibaba" || in.provider_id == "tencent") {
       CHECK(in.currency == "CNY");
     } else {
@@ -310,15 +311,16 @@ TEST_CASE("catalog: skipped rows are listed with a reason", "[catalog]") {
   const auto doc = nlohmann::json::parse(gpusizer::embedded::full_instances_json);
   const auto& skipped = doc.at("skipped");
   REQUIRE(skipped.is_array());
-  CHECK(skipped.size() == 18);
+  CHECK(skipped.size() == 25);
   for (const auto& s : skipped) {
     CHECK_FALSE(s.at("instance").get<std::string>().empty());
     CHECK_FALSE(s.at("reason").get<std::string>().empty());
   }
   // 144 rows of facts_cloud.json (132 kept, 12 skipped) + 15 rows added for 2026 hardware + 3 dated
   // hyperscaler rows (GCP A3 Mega, AWS p5 us-west-1, Azure ND H100 v5 northcentralus) and
-  // 6 offers found without a dated price (docs/catalog.md "Skipped rows").
-  CHECK(instance_catalog().size() + skipped.size() == 144 + 15 + 3 + 6);
+  // 6 offers found without a dated price, then 17 dated rows of 2026-08/09 (configiq: AWS 3, GCP 3,
+  // CoreWeave 11) and 7 more offers without a citable dated price (docs/catalog.md "Skipped rows").
+  CHECK(instance_catalog().size() + skipped.size() == 144 + 15 + 3 + 6 + 17 + 7);
   // A newer dated price supersedes an undated one of the same offer.
   const Instance* p5en = instance("aws", "p5en.48xlarge");
   REQUIRE(p5en != nullptr);

@@ -26,14 +26,14 @@ test('an undated catalog price says "price undated"; a dated one does not', asyn
   for (const title of await marks.evaluateAll((els) => els.map((e) => e.title))) {
     assert.doesNotMatch(title, /^\d{4}-\d{2}(-\d{2})?$/, title);
   }
-  // p4d.24xlarge: "catalog snapshot (date not shown ...)"; p5en.48xlarge: 2026-08-06.
-  assert.equal(await row('p4d.24xlarge').locator('.price-undated').textContent(), 'price undated');
+  // p3dn.24xlarge: "undated (catalog snapshot)"; p5en.48xlarge: 2026-08-06.
+  assert.equal(await row('p3dn.24xlarge').locator('.price-undated').textContent(), 'price undated');
   assert.equal(await row('p5en.48xlarge').locator('.price-undated').count(), 0);
   await context.close();
 });
 
 test('in Chinese it reads 价格无日期', async () => {
   const { context, row } = await allPlans('zh-CN');
-  assert.equal(await row('p4d.24xlarge').locator('.price-undated').textContent(), '价格无日期');
+  assert.equal(await row('p3dn.24xlarge').locator('.price-undated').textContent(), '价格无日期');
   await context.close();
 });

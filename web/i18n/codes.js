@@ -22,6 +22,7 @@ export const CODE_WORDS = {
   'e.checkpoint_format_unknown': ['the weight format of {repo} cannot be read from its name: give weights or paste its config.json', '无法从名称读出 {repo} 的权重格式，{preset} 已发布的检查点存为 {released}：请给出 weights 或粘贴其 config.json'],
   'e.checkpoint_weights': ['{repo} stores {stored} weights: no engine loads them as {weights}{alt}', '{repo} 存的是 {stored} 权重：没有引擎能把它们加载为 {weights}{alt}'],
   'e.unknown_provider': ['unknown provider “{id}”', '未知的云厂商“{id}”'],
+  'e.unknown_billing': ['unknown billing kind “{id}”: {kinds}', '未知的计费方式“{id}”：可选 {kinds}'],
   'e.unknown_model': ['no model is called “{name}”', '没有名为“{name}”的模型'],
   'e.suggest': ['; did you mean {list}?', '；你要找的是不是 {list}？'],
   'e.tokens_sum': ['prompt and output tokens must add up to the context ({prompt_tokens} + {output_tokens} ≠ {seq_len})',

@@ -99,6 +99,7 @@ nlohmann::json instances_json() {
                                   {"ram_bytes", i.ram_bytes},
                                   {"price_per_hour", i.price_per_hour},
                                   {"currency", i.currency},
+                                  {"billing", i.billing},
                                   {"price_date", i.price_date},
                                   {"source", i.source},
                                   {"notes", i.notes},

@@ -73,6 +73,7 @@ const std::vector<Message> kMessages = {
      "published in {weights}}"},
     {"unknown_provider", K::Error, "id",
      "unknown provider id \"{id}\" (see `gpusizer instances`; \"custom\" is your own)"},
+    {"unknown_billing", K::Error, "id kinds", "unknown billing kind \"{id}\": {kinds:or}"},
     {"date", K::Error, "", "must be a date \"YYYY-MM-DD\""},
     {"tokens_sum", K::Error, "prompt_tokens output_tokens seq_len",
      "prompt_tokens + output_tokens must equal seq_len ({prompt_tokens} + {output_tokens} != {seq_len})"},

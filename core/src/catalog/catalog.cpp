@@ -3,6 +3,7 @@
 // std::runtime_error naming the entry and the key (the catalog tests exercise every entry).
 #include "catalog/catalog.h"
 
+#include <algorithm>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -160,11 +161,28 @@ InstanceData load_instances() {
   if (!list.is_array()) bad("instances.json", "\"instances\" must be an array");
   for (const json& e : list) {
     std::string where = "instances.json entry " + std::to_string(data.instances.size());
-    only_keys(e, {"provider",       "provider_id", "instance", "region",
-                  "gpu_id",         "gpus",        "vcpu",     "ram_bytes",
-                  "price_per_hour", "currency",    "billing",  "price_date",
-                  "source",         "notes",       "gpu_link", "gpu_link_bytes_per_s",
-                  "network_gbps",   "rdma",        "cluster",  "network_source"},
+    only_keys(e,
+              {"provider",
+               "provider_id",
+               "instance",
+               "region",
+               "gpu_id",
+               "gpus",
+               "vcpu",
+               "ram_bytes",
+               "price_per_hour",
+               "currency",
+               "billing",
+               "billing_term",
+               "price_date",
+               "source",
+               "notes",
+               "gpu_link",
+               "gpu_link_bytes_per_s",
+               "network_gbps",
+               "rdma",
+               "cluster",
+               "network_source"},
               where);
     Instance in;
     in.instance = get_string(e, "instance", where);
@@ -179,6 +197,12 @@ InstanceData load_instances() {
     in.price_per_hour = get_number(e, "price_per_hour", where);
     in.currency = get_string(e, "currency", where);
     in.billing = get_string(e, "billing", where);
+    const auto& kinds = billing_kinds();
+    if (std::find(kinds.begin(), kinds.end(), in.billing) == kinds.end()) bad(where, "unknown \"billing\"");
+    // A commitment names its term; no other kind has one (the key is left out there).
+    if (e.contains("billing_term")) in.billing_term = get_string(e, "billing_term", where);
+    if ((in.billing == "reserved" || in.billing == "subscription") == in.billing_term.empty())
+      bad(where, "\"billing_term\" is given for reserved and subscription rows only, and there always");
     in.price_date = get_string(e, "price_date", where);
     // Rows name a key of the "sources" table: the long citations are stored once.
     const std::string source_key = get_string(e, "source", where);
@@ -229,6 +253,12 @@ const Gpu* find_gpu(const std::string& id) {
 }
 
 const std::vector<Instance>& instance_catalog() { return instance_data().instances; }
+
+const std::vector<std::string>& billing_kinds() {
+  static const std::vector<std::string> kinds = {"on-demand", "spot", "reserved", "subscription",
+                                                 "capacity-block"};
+  return kinds;
+}
 
 double default_cny_per_usd() { return instance_data().cny_per_usd; }
 

@@ -53,9 +53,10 @@ struct Instance {
   int vcpu = 0;          // 0 if unknown
   double ram_bytes = 0;  // host RAM, 0 if unknown
   double price_per_hour = 0;
-  std::string currency;    // "CNY" or "USD"
-  std::string billing;     // "on-demand" (incl. pay-as-you-go) or "capacity-block" (reserved in advance)
-  std::string price_date;  // as given by the source
+  std::string currency;      // "CNY" or "USD"
+  std::string billing;       // one of billing_kinds() (docs/catalog.md "Instances")
+  std::string billing_term;  // reserved / subscription only: "1y", "3y", "1mo", ...; "" otherwise
+  std::string price_date;    // as given by the source
   std::string source;
   std::string notes;
 
@@ -73,6 +74,11 @@ struct Instance {
 const std::vector<Gpu>& gpu_catalog();
 const Gpu* find_gpu(const std::string& id);  // nullptr if unknown
 const std::vector<Instance>& instance_catalog();
+
+// How a price is billed: on-demand (incl. pay-as-you-go), spot (interruptible), reserved (a 1y/3y
+// commitment or savings plan, its term in billing_term), subscription (Alibaba 包年包月, monthly),
+// capacity-block (GPUs reserved in advance for a fixed period, AWS Capacity Blocks).
+const std::vector<std::string>& billing_kinds();
 
 // CNY per USD used by the source price catalogs (1 / 0.138, instances.json "cny_per_usd").
 double default_cny_per_usd();

@@ -18,6 +18,7 @@ nlohmann::json to_json(const Plan& p) {
     to.emplace_hint(to.end(), key, std::move(value));
   };
   put(o, "billing", i.billing);
+  if (!i.billing_term.empty()) put(o, "billing_term", i.billing_term);
   if (p.cost) put(o, "cost", *p.cost);
   if (p.cost_per_million_tokens) put(o, "cost_per_million_tokens", *p.cost_per_million_tokens);
   put(o, "currency", p.currency);

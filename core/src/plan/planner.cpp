@@ -770,7 +770,9 @@ std::vector<const Instance*> candidate_instances(const Scenario& s) {
   };
   std::vector<const Instance*> out;
   auto consider = [&](const Instance& i) {
-    if (i.billing != "on-demand" || !find_gpu(i.gpu_id)) return;  // capacity blocks are reserved ahead
+    if (!find_gpu(i.gpu_id)) return;
+    // filters.billing (default on-demand); the scenario's own instances are priced by the user.
+    if (i.provider_id != "custom" && !listed(s.filters.billing, i.billing)) return;
     if (!listed(s.filters.providers, i.provider_id) || !listed(s.filters.gpus, i.gpu_id)) return;
     if (s.gpu && *s.gpu != i.gpu_id) return;
     if (s.filters.max_gpus && i.gpus > *s.filters.max_gpus) return;

@@ -85,7 +85,7 @@ struct GpuTakes {
   nlohmann::json reason_values = nlohmann::json::object();
 };
 
-// Instances the filters admit (providers, gpus, the scenario's gpu, on-demand billing): the
+// Instances the filters admit (providers, gpus, the scenario's gpu, billing): the
 // catalog's, then the scenario's custom ones (provider id "custom").
 std::vector<const Instance*> candidate_instances(const Scenario& s);
 

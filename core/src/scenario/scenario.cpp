@@ -429,6 +429,14 @@ void parse_filters(JsonReader& top, Scenario* s) {
     s->filters.gpus = *v;
   }
   if (auto v = r.integer("max_gpus", 1, kMaxGpus)) s->filters.max_gpus = *v;
+  if (auto v = r.string_list("billing")) {
+    const auto& kinds = billing_kinds();
+    for (const auto& id : *v) {
+      if (std::find(kinds.begin(), kinds.end(), id) == kinds.end())
+        throw_error("filters.billing", "unknown_billing", {{"id", id}, {"kinds", kinds}});
+    }
+    s->filters.billing = *v;
+  }
   r.reject_unknown();
 }
 

@@ -83,6 +83,7 @@ struct Filters {
   std::vector<std::string> providers;  // provider ids; empty = all
   std::vector<std::string> gpus;       // GPU ids; empty = all
   std::optional<int64_t> max_gpus;
+  std::vector<std::string> billing = {"on-demand"};  // billing kinds ranked (catalog.h); empty = all
 };
 
 // Serving at a load (project addition, docs/scenario.md): the request rate to carry and the
