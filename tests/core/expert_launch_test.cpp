@@ -252,6 +252,9 @@ TEST_CASE("A block-fp8 MoE whose experts do not split into 128-wide blocks over 
   const json q =
       launch(R"({"model":"Qwen/Qwen3-235B-A22B-Instruct-2507-FP8","gpu":"h100-80gb","gpus":8,"tp":8})");
   CHECK(text_of(q, "vllm").find("--enable-expert-parallel") != std::string::npos);
+  // Review reject: ms-swift's vLLM line stopped at load the same way (320-wide shards of
+  // Qwen3-Coder-480B at TP8) for want of the flag it passes on to vLLM.
+  CHECK(text_of(q, "ms-swift").find("--vllm_enable_expert_parallel") != std::string::npos);
   CHECK(has_code(q.at("note_details"), "fp8_expert_parallel"));
   const json sg =
       launch(R"({"model":"Qwen/Qwen3-235B-A22B-Instruct-2507-FP8","engine":"sglang","gpu":"h100-80gb",

@@ -252,6 +252,8 @@ void add_swift_vllm(const LaunchContext& c, Launch& out) {
   } else if (c.node_dp() > 1 && !per_replica) {
     f.add("--vllm_data_parallel_size", c.node_dp());
   }
+  // The block-fp8 experts that vllm serve keeps whole (fp8_blocks_need_ep) stop this line at load too.
+  if (!dpa && fp8_blocks_need_ep(c)) f.add("--vllm_enable_expert_parallel");
   f.add("--vllm_max_model_len", c.s.seq_len);
   f.add("--vllm_max_num_seqs", vllm_max_num_seqs(c));
   const double needed = round_up2(c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes);
