@@ -172,6 +172,10 @@ TEST_CASE("The guides' question: 7B, 13B and 70B against what the guides get rig
     CHECK(c["fits"] == true);
     CHECK(c["gpus"] == 8);
     CHECK_FALSE(cell_of(t, "llama-2-7b", "serve-bf16").contains("as_released"));
+    // Second review: gpt-oss-120b "AWQ" ranked at 3.93 CNY per million tokens, a checkpoint nobody
+    // publishes (its launch served /path/to/model); it is served in its MXFP4 release instead.
+    const json oss = table_json(json{{"models", {"gpt-oss-120b"}}, {"filters", {{"gpus", {"h100-80gb"}}}}});
+    CHECK(cell_of(oss, "gpt-oss-120b", "serve-int4")["as_released"] == "mxfp4");
   }
   SECTION("70B QLoRA does not fit one 24 GB card: the 4-bit weights alone exceed it") {
     const json t =
