@@ -118,6 +118,13 @@ TEST_CASE("vLLM writes --speculative-config; a stated rate and k change the toke
   const std::string text = launch_text(s);
   CHECK(text.find(R"(--speculative-config '{"method":"deepseek_mtp","num_speculative_tokens":3}')") !=
         std::string::npos);
+  // Second review: the swift deploy line dropped the drafts without a word; ms-swift 3.9 has no flag
+  // for them, and its note says to use vllm serve.
+  const ApiResult l = run_command("launch", s.dump());
+  REQUIRE(l.ok);
+  bool said = false;
+  for (const json& n : l.value["note_details"]) said |= n["code"] == "swift_no_quant_flag";
+  CHECK(said);
 }
 
 TEST_CASE("EAGLE-3 and a draft model: their weights counted, the repository on the launch line",

@@ -311,8 +311,8 @@ const std::vector<Message> kMessages = {
      "swift deploy: no command for this context, whose YaRN override ms-swift 3.9 does not pass to its vLLM "
      "backend; use the vllm serve command"},
     {"swift_no_quant_flag", K::Note, "",
-     "swift deploy: ms-swift 3.9 documents no flag for in-flight quantization or the KV-cache dtype of the "
-     "vLLM backend; use the vllm serve command for them"},
+     "swift deploy: ms-swift 3.9 documents no flag for in-flight quantization, the KV-cache dtype or "
+     "speculative decoding of the vLLM backend; use the vllm serve command for them"},
     {"sglang_nodes", K::Note, "nodes",
      "SGLang: run the command on each of the {nodes} nodes with NODE_RANK set to 0, 1, ... and MASTER_ADDR "
      "to node 0's address"},

@@ -263,7 +263,8 @@ void add_swift_vllm(const LaunchContext& c, Launch& out) {
       out, "ms-swift", kSwiftVersion, "shell", "",
       shell_command(cat({dpa || per_replica ? replica_devices(c) : visible_devices(c), "swift deploy"}), f));
   const bool in_flight = c.s.weights == WeightFormat::Fp8 || sglang_quantization(c) == "bitsandbytes";
-  if (in_flight || c.s.kv_cache == KvFormat::Fp8) {
+  // ms-swift 3.9's flags (tests/fixtures/flags/ms-swift-3.9.json) have no vLLM speculative config.
+  if (in_flight || c.s.kv_cache == KvFormat::Fp8 || c.s.engine_options.speculative) {
     add_note(out, "swift_no_quant_flag");
   }
 }
