@@ -1,8 +1,11 @@
-// The helper the Catch2 files share for answers of the public API: the value `run_command`
-// answers for `input`, failing the test (with the input and the error named) when it is refused.
+// The helpers the Catch2 files share for answers of the public API: the value `run_command`
+// answers for `input`, failing the test (with the input and the error named) when it is refused;
+// a launch's command of one tool, and whether it gives a note.
 #pragma once
 
 #include <catch2/catch.hpp>
+
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -13,4 +16,17 @@ inline nlohmann::json value_of(const char* command, const nlohmann::json& input)
   INFO(command << " " << input.dump() << " -> " << r.error_field << ": " << r.error_message);
   REQUIRE(r.ok);
   return r.value;
+}
+
+// The text of the launch's first command of `tool` ("" when it writes none).
+inline std::string command_text(const nlohmann::json& launch, const std::string& tool) {
+  for (const nlohmann::json& c : launch.at("commands"))
+    if (c.at("tool") == tool) return c.at("text");
+  return "";
+}
+
+inline bool has_note(const nlohmann::json& launch, const std::string& code) {
+  for (const nlohmann::json& n : launch.at("note_details"))
+    if (n.at("code") == code) return true;
+  return false;
 }

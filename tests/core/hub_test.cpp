@@ -13,12 +13,6 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string command_text(const json& launch, const std::string& tool) {
-  for (const json& c : launch.at("commands"))
-    if (c.at("tool") == tool) return c.at("text");
-  return "";
-}
-
 // `resolve` reads the typed name as text, not JSON.
 std::string hub_of(const std::string& name) {
   const gpusizer::ApiResult r = gpusizer::run_command("resolve", name);

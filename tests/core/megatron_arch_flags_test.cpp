@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api_answer.h"
 #include "gpusizer/api.h"
 
 using namespace gpusizer;
@@ -14,12 +15,7 @@ using json = nlohmann::json;
 
 namespace {
 
-json launch(const json& input) {
-  const ApiResult r = run_command("launch", input.dump());
-  INFO(r.error_field << ": " << r.error_message);
-  REQUIRE(r.ok);
-  return r.value;
-}
+json launch(const json& input) { return value_of("launch", input); }
 
 json pretrain(const json& model) {
   return json{
@@ -28,21 +24,9 @@ json pretrain(const json& model) {
       {"gpu", "h100-80gb"}, {"gpus", 8},          {"tp", 8}};
 }
 
-std::string megatron(const json& out) {
-  for (const json& c : out.at("commands")) {
-    if (c.at("tool") == "megatron-lm") return c.at("text");
-  }
-  return "";
-}
+std::string megatron(const json& out) { return command_text(out, "megatron-lm"); }
 
 bool has(const std::string& text, const std::string& flag) { return text.find(flag) != std::string::npos; }
-
-bool has_note(const json& out, const std::string& code) {
-  for (const json& n : out.at("note_details")) {
-    if (n.at("code") == code) return true;
-  }
-  return false;
-}
 
 std::string error_field(const json& input) {
   const ApiResult r = run_command("launch", input.dump());

@@ -16,18 +16,6 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string command_text(const json& launch, const std::string& tool) {
-  for (const json& c : launch.at("commands"))
-    if (c.at("tool") == tool) return c.at("text");
-  return "";
-}
-
-bool has_note(const json& launch, const std::string& code) {
-  for (const json& n : launch.at("note_details"))
-    if (n.at("code") == code) return true;
-  return false;
-}
-
 int64_t flag_number(const std::string& text, const std::string& flag) {
   const size_t at = text.find(flag + " ");
   REQUIRE(at != std::string::npos);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "api_answer.h"
 #include "gpusizer/api.h"
 #include "model/architecture.h"
 #include "speed/speed_speculative.h"
@@ -26,12 +27,7 @@ json with_mtp(json s, json spec = json{{"method", "mtp"}}) {
   return s;
 }
 
-json estimate(const json& s) {
-  const ApiResult r = run_command("estimate", s.dump());
-  INFO(r.error_field << ": " << r.error_message);
-  REQUIRE(r.ok);
-  return r.value;
-}
+json estimate(const json& s) { return value_of("estimate", s); }
 
 ApiResult failing(const json& s) {
   const ApiResult r = run_command("estimate", s.dump());
