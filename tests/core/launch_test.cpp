@@ -108,19 +108,18 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("vLLM's KV-cache note: the budget 0.90 of the card leaves after weights, activations and runtime",
-          "[launch]") {
+TEST_CASE("vLLM's KV-cache note: what its start-up accounting leaves at the launch's own flags", "[launch]") {
   const char* const input = R"({"model":"llama-3.1-8b","gpu":"a100-80gb","seq_len":8192,"batch":4})";
   const json out = launch(input);
-  CHECK(text(out, "vllm").find("--gpu-memory-utilization 0.90") != std::string::npos);
-  const Estimate e = estimate(parse_scenario(json::parse(input)));
-  const MemoryBreakdown& b = e.memory.breakdown;
-  const double budget = 0.90 * find_gpu("a100-80gb")->memory_bytes - b.weights - b.activations - b.runtime;
-  const int64_t sequences = static_cast<int64_t>(std::floor(budget / (b.kv_cache / 4) + 1e-9));
+  CHECK(text(out, "vllm").find("--max-num-seqs 4 \\\n  --gpu-memory-utilization 0.90") != std::string::npos);
+  json flags = json::parse(input);
+  flags["engine_options"] = {{"max_num_seqs", 4}, {"gpu_memory_utilization", 0.9}};
+  const EngineBudget e = *estimate(parse_scenario(flags)).memory.engine;
+  const int64_t sequences = static_cast<int64_t>(std::floor(e.max_concurrency));
   CHECK(sequences > 4);
   char gib[32];
-  std::snprintf(gib, sizeof gib, "%.2f GiB", budget / 1073741824.0);
-  CHECK(out["notes"].dump().find(std::string("--gpu-memory-utilization 0.90 leaves ") + gib +
+  std::snprintf(gib, sizeof gib, "%.2f GiB", e.kv_cache_bytes / 1073741824.0);
+  CHECK(out["notes"].dump().find(std::string("--max-num-seqs 4 --gpu-memory-utilization 0.90 leaves ") + gib +
                                  " of KV cache on each GPU, " + std::to_string(sequences) +
                                  " concurrent sequences of 8192 tokens") != std::string::npos);
   // Below compute capability 8.0 vLLM 0.11 has no Marlin: plain awq on a T4.

@@ -191,7 +191,7 @@ export const CODE_WORDS = {
   'n.path_model': ['', '/path/to/model 代表模型的检查点（导入的模型没有 Hugging Face ID）'],
   'n.nodes_assumed': ['', '假定 {gpus} 张 GPU 为 {instances} 个节点、每节点 {per_instance} 张；用 plan.gpus_per_instance 可修改'],
   'n.cheapest_not_launchable': ['', '最便宜的方案 {instance}（{gpus} 张 GPU，TP {tp}，PP {pp}，{instances} 台实例）无法启动：{why}；以下命令对应可以启动的最便宜方案'],
-  'n.vllm_utilization': ['', '--gpu-memory-utilization 设为 {value}，而非 vLLM 默认的 0.90：估算需要每张卡的 {needed}（权重、激活值、运行时，以及 {batch} × {seq_len} token 的 KV 缓存）'],
+  'n.vllm_utilization': ['', '--gpu-memory-utilization 设为 {value}，而非 vLLM 默认的 0.90：在 0.90 时其启动时的显存分析只留出 {held} 个 {seq_len} token 序列的 KV 缓存，而场景要求 {batch} 个'],
   'n.kv_capacity': ['', '{engine}：{setting} 在每张 GPU 上留出 {budget_bytes} KV 缓存，可并发 {sequences} 个 {seq_len} token 的序列{perReplica}；场景要求 {batch} 个（估算：每个序列在每张 GPU 上占 {per_sequence_bytes} KV 缓存）'],
   'n.perReplica': ['', '（每个副本；{replicas} 个副本共 {total} 个）'],
   'n.marlin': ['', '--quantization {quantization}：vLLM 0.11 在计算能力 ≥ 8.0 的卡（{gpu}）上为此检查点运行 Marlin 内核；显式指定 {slower} 会强制使用较慢的内核'],

@@ -288,9 +288,9 @@ const std::vector<Message> kMessages = {
     {"nodes_assumed", K::Note, "gpus instances per_instance",
      "the {gpus} GPUs are assumed to be {instances} nodes of {per_instance}; give plan.gpus_per_instance to "
      "change it"},
-    {"vllm_utilization", K::Note, "value needed batch seq_len | needed_pct",
-     "--gpu-memory-utilization {value} instead of vLLM's default 0.90: the estimate needs {needed_pct} % of "
-     "each card (weights, activations, runtime and the KV cache of {batch} x {seq_len} tokens)"},
+    {"vllm_utilization", K::Note, "value held batch seq_len",
+     "--gpu-memory-utilization {value} instead of vLLM's default 0.90: at 0.90 its start-up profile leaves "
+     "KV cache for {held} sequences of {seq_len} tokens, and the scenario asks for {batch}"},
     {"marlin", K::Note, "quantization gpu slower",
      "--quantization {quantization}: the Marlin kernel, which vLLM 0.11 runs for this checkpoint on compute "
      "capability >= 8.0 ({gpu}); an explicit {slower} would force the slower kernel"},

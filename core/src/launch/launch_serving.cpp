@@ -22,8 +22,6 @@
 namespace gpusizer {
 namespace {
 
-// vLLM's default --gpu-memory-utilization (vllm/config/cache.py, gpu_memory_utilization = 0.9).
-constexpr double kVllmDefaultUtilization = 0.90;
 constexpr double kMaxFraction = 0.95;  // above it the CUDA context and NCCL buffers run short
 // Share of the card added to SGLang's static pool: the engines profile their own peak
 // activations and the estimate is a model, so the fraction asks for a little more than it predicts.
@@ -109,15 +107,28 @@ double sglang_default_fraction(const Gpu& gpu, int64_t tp, int64_t pp) {
 
 bool vllm_has_kv_format(KvFormat f) { return f != KvFormat::Int8 && f != KvFormat::Int4; }
 
-// vLLM 0.11's utilization: the default 0.90 unless the estimate needs more of the card.
-double vllm_utilization(const LaunchContext& c, Launch& out) {
-  const double needed = round_up2(c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes);
-  if (needed <= kVllmDefaultUtilization) return kVllmDefaultUtilization;
-  const double u = std::min(kMaxFraction, needed);
-  add_note(out, "vllm_utilization",
-           {{"value", fixed2(u)}, {"needed", fixed2(needed)}, {"batch", c.s.batch}, {"seq_len", c.s.seq_len}},
-           {{"needed_pct", percent_text(needed)}});
-  return u;
+// The KV cache the engine's start-up accounting (engine_accounting.cpp, the estimate's memory.engine)
+// finds for the server this launch starts, with the engine's setting `fraction`; the sequences count
+// every DP rank of one server under DP attention, as the scenario's batch does.
+KvCapacity engine_capacity(const LaunchContext& c, double fraction) {
+  KvCapacity k;
+  const auto e = launched_engine_budget(c.s, c.gpu, c.estimate.memory, fraction);
+  if (!e || e->max_concurrency <= 0) return k;
+  k.budget_bytes = e->kv_cache_bytes;
+  k.per_sequence_bytes = e->kv_cache_bytes / e->max_concurrency;
+  k.sequences = server_sequences(c.s, *e);
+  return k;
+}
+
+// --gpu-memory-utilization: the one stated; else vLLM's default where its KV cache then holds the
+// scenario's sequences at seq_len, else the least hundredth up to kMaxFraction that does.
+double vllm_utilization(const LaunchContext& c) {
+  const auto stated = c.s.engine_options.gpu_memory_utilization;
+  if (stated) return *stated;
+  for (int h = static_cast<int>(std::lround(kVllmDefaultUtilization * 100)); h < kMaxFraction * 100; ++h) {
+    if (engine_capacity(c, h / 100.0).sequences >= c.s.batch) return h / 100.0;
+  }
+  return kMaxFraction;
 }
 
 // fp8 checkpoints with 128 x 128 block scales split under TP only where each rank's share of an
@@ -157,12 +168,17 @@ void add_vllm_dp_attention(const LaunchContext& c, Flags& f) {
 }
 
 // Sequences one vLLM engine core holds: the scenario's batch, or under DP attention one DP rank's share.
-int64_t vllm_max_num_seqs(const LaunchContext& c) {
-  return vllm_dp_attention(c.s) ? (c.s.batch + c.plan.tp - 1) / c.plan.tp : c.s.batch;
-}
+int64_t vllm_max_num_seqs(const LaunchContext& c) { return engine_core_sequences(c.s); }
 
 void add_vllm(const LaunchContext& c, Launch& out) {
-  const double util = vllm_utilization(c, out);
+  const double util = vllm_utilization(c);
+  if (util > kVllmDefaultUtilization && !c.s.engine_options.gpu_memory_utilization) {
+    add_note(out, "vllm_utilization",
+             {{"value", fixed2(util)},
+              {"held", engine_capacity(c, kVllmDefaultUtilization).sequences},
+              {"batch", c.s.batch},
+              {"seq_len", c.s.seq_len}});
+  }
   const bool dpa = vllm_dp_attention(c.s);
   Flags f;
   const bool per_replica = vllm_server_per_replica(c);
@@ -198,12 +214,9 @@ void add_vllm(const LaunchContext& c, Launch& out) {
   if (dpa) multi_replica_note(c, "vLLM with DP attention", out);
   if (per_replica) multi_replica_note(c, "vLLM", out);
 
-  // vLLM's budget covers everything it allocates: weights, activations, runtime, then KV blocks.
-  const MemoryBreakdown& b = c.estimate.memory.breakdown;
-  const KvCapacity k = scaled_capacity(
-      c, util * c.gpu->memory_bytes - (b.weights + b.draft_weights + b.activations + b.runtime),
-      kv_scale(c, vllm_has_kv_format(c.s.kv_cache)));
-  const std::string setting = cat({"--gpu-memory-utilization ", fixed2(util)});
+  const KvCapacity k = engine_capacity(c, util);
+  const std::string setting = cat(
+      {"--max-num-seqs ", std::to_string(vllm_max_num_seqs(c)), " --gpu-memory-utilization ", fixed2(util)});
   add_note(out, kv_capacity_note(c, "vLLM", setting, k));
   warn_if_short(c, setting, k, out);
   if (q == "awq_marlin" || q == "gptq_marlin") {
@@ -256,9 +269,7 @@ void add_swift_vllm(const LaunchContext& c, Launch& out) {
   if (!dpa && fp8_blocks_need_ep(c)) f.add("--vllm_enable_expert_parallel");
   f.add("--vllm_max_model_len", c.s.seq_len);
   f.add("--vllm_max_num_seqs", vllm_max_num_seqs(c));
-  const double needed = round_up2(c.estimate.memory.per_gpu_bytes / c.gpu->memory_bytes);
-  f.add("--vllm_gpu_memory_utilization",
-        fixed2(std::min(kMaxFraction, std::max(kVllmDefaultUtilization, needed))));
+  f.add("--vllm_gpu_memory_utilization", fixed2(vllm_utilization(c)));
   add_command(
       out, "ms-swift", kSwiftVersion, "shell", "",
       shell_command(cat({dpa || per_replica ? replica_devices(c) : visible_devices(c), "swift deploy"}), f));
@@ -320,8 +331,7 @@ void add_sglang(const LaunchContext& c, Launch& out) {
           cat({devices, modelscope_env(c, "SGLANG_USE_MODELSCOPE"), "python -m sglang.launch_server"}), f));
   if (dpa) multi_replica_note(c, "SGLang with DP attention", out);
   const bool has_format = c.s.kv_cache != KvFormat::Int8 && c.s.kv_cache != KvFormat::Int4;
-  const KvCapacity k = scaled_capacity(c, fraction * c.gpu->memory_bytes - b.weights - b.draft_weights,
-                                       kv_scale(c, has_format));
+  const KvCapacity k = engine_capacity(c, fraction);
   const std::string setting = default_holds ? cat({"its own mem_fraction_static ", fixed(own, 3)})
                                             : cat({"--mem-fraction-static ", fixed2(fraction)});
   add_note(out, kv_capacity_note(c, "SGLang", setting, k));

@@ -13,8 +13,6 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
-// vLLM EngineArgs default --gpu-memory-utilization 0.9 (vllm/engine/arg_utils.py).
-constexpr double kVllmUtilization = 0.9;
 // vLLM V1 API-server defaults (arg_utils.py _set_default_args): GPUs with >= 70 GiB other than
 // the A100 get max_num_batched_tokens 8192 and max_num_seqs 1024; the rest 2048 and 256.
 constexpr double kVllmLargeGpuBytes = 70 * kGiB;
@@ -59,12 +57,30 @@ constexpr double kCudaGraphBytes = 0.25 * kGiB;
 // 80 GB-class GPUs at TP 1; smaller cards get lower values).
 constexpr double kSglangMemFraction = 0.88;
 
-// KV bytes of one token on the busiest GPU (layers of its stage, KV heads of its TP rank).
+// KV bytes of one token on the busiest GPU (layers of its stage, KV heads of its TP rank). Neither
+// engine has an int8 or int4 KV cache: --kv-cache-dtype auto keeps the model's 16-bit one.
 double kv_per_token_per_gpu(const Scenario& s) {
   const Architecture& a = s.model;
-  double per = kv_bytes_per_token(a, s.kv_cache) * d(layers_on_busiest_stage(s)) / d(a.layers);
+  const bool has_format = s.kv_cache != KvFormat::Int8 && s.kv_cache != KvFormat::Int4;
+  double per = kv_bytes_per_token(a, has_format ? s.kv_cache : KvFormat::Bf16) *
+               d(layers_on_busiest_stage(s)) / d(a.layers);
   if (a.mla.kv_lora_rank == 0) per *= std::ceil(d(a.kv_heads) / d(s.tp)) / d(a.kv_heads);
   return per;
+}
+
+// Tokens of KV one request of max_model_len takes per layer, averaged over the layers, as vLLM
+// V1 counts them for its maximum concurrency (v1/core/kv_cache_utils.py
+// get_max_concurrency_for_kv_cache_config): whole blocks of max_model_len on full-attention layers;
+// on sliding-window layers SlidingWindowSpec.max_memory_usage_bytes, cdiv(min(window - 1 +
+// max_num_batched_tokens, max_model_len), block) + 1 blocks (v1/kv_cache_interface.py). The hybrid
+// allocator's groups of equal layer counts are taken as exact (gpt-oss: 18 + 18 layers).
+double vllm_request_tokens(const Architecture& a, int64_t len, int64_t batched, int64_t block) {
+  const auto blocks = [block](int64_t tokens) { return d((tokens + block - 1) / block); };
+  const double full = blocks(len) * d(block);
+  if (a.sliding_window <= 0 || a.sliding_window_layers <= 0) return full;
+  const double window = (blocks(std::min(a.sliding_window - 1 + batched, len)) + 1) * d(block);
+  const double share = d(a.sliding_window_layers) / d(a.layers);
+  return (1 - share) * full + share * window;
 }
 
 // The profile run's forward pass over `tokens` tokens: the widest live set of one block.
@@ -103,7 +119,7 @@ std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, con
   const double per_token = kv_per_token_per_gpu(s) * (1 + draft_share);
   if (s.engine == Engine::Vllm) {
     e.engine = "vllm";
-    e.fraction = o.gpu_memory_utilization.value_or(kVllmUtilization);
+    e.fraction = o.gpu_memory_utilization.value_or(kVllmDefaultUtilization);
     const bool large = total >= kVllmLargeGpuBytes && gpu->id.rfind("a100", 0) != 0;
     e.max_num_batched_tokens =
         o.max_num_batched_tokens.value_or(large ? kVllmLargeBatchedTokens : kVllmSmallBatchedTokens);
@@ -135,6 +151,8 @@ std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, con
     const int64_t block = o.block_size.value_or(kVllmBlockTokens);
     const double blocks = per_token > 0 ? std::floor(e.kv_cache_bytes / (per_token * d(block))) : 0;
     e.kv_tokens = blocks * d(block);
+    const double request = vllm_request_tokens(s.model, e.max_model_len, e.max_num_batched_tokens, block);
+    e.max_concurrency = request > 0 ? e.kv_tokens / request : 0;
   } else {
     e.engine = "sglang";
     e.fraction = o.mem_fraction_static.value_or(kSglangMemFraction);
@@ -148,9 +166,22 @@ std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, con
     // The forward's working set lives outside the static pool.
     e.max_num_batched_tokens = o.max_num_batched_tokens.value_or(8192);  // --chunked-prefill-size 8192
     e.activation_peak_bytes = forward_bytes(s, e.max_num_batched_tokens);
+    e.max_concurrency = e.max_model_len > 0 ? e.kv_tokens / d(e.max_model_len) : 0;
   }
-  e.max_concurrency = e.max_model_len > 0 ? e.kv_tokens / d(e.max_model_len) : 0;
   return e;
+}
+
+std::optional<EngineBudget> launched_engine_budget(const Scenario& s, const Gpu* gpu, const MemoryEstimate& m,
+                                                   std::optional<double> fraction) {
+  Scenario t = s;
+  t.engine_options.max_num_seqs = engine_core_sequences(s);
+  if (fraction && s.engine == Engine::Vllm) t.engine_options.gpu_memory_utilization = fraction;
+  if (fraction && s.engine == Engine::Sglang) t.engine_options.mem_fraction_static = fraction;
+  return engine_budget(t, gpu, m);
+}
+
+int64_t server_sequences(const Scenario& s, const EngineBudget& e) {
+  return static_cast<int64_t>(std::floor(e.max_concurrency + 1e-9)) * (dp_attention(s) ? s.tp : 1);
 }
 
 }  // namespace gpusizer

@@ -38,6 +38,9 @@ struct MemoryFigures {
 
 // What a serving engine's start-up log reports (vLLM gpu_memory_utilization, SGLang
 // mem_fraction_static): the memory it budgets and the KV cache left (engine_accounting.cpp).
+// vLLM's default --gpu-memory-utilization (vllm/config/cache.py, gpu_memory_utilization = 0.9).
+constexpr double kVllmDefaultUtilization = 0.9;
+
 struct EngineBudget {
   std::string engine;                // "vllm" or "sglang"
   double fraction = 0;               // gpu_memory_utilization or mem_fraction_static
@@ -48,7 +51,7 @@ struct EngineBudget {
   double cuda_graph_bytes = 0;       // captured after the KV cache is allocated
   double kv_cache_bytes = 0;         // "Available KV cache memory" (SGLang: K + V size)
   double kv_tokens = 0;              // "GPU KV cache size: N tokens"
-  double max_concurrency = 0;        // kv_tokens / max_model_len
+  double max_concurrency = 0;        // requests of max_model_len the KV cache holds
   int64_t max_model_len = 0;
   int64_t max_num_seqs = 0;
   int64_t max_num_batched_tokens = 0;
@@ -115,6 +118,14 @@ std::vector<MemoryRange> memory_ranges(const Scenario& s, const MemoryFigures& f
 void add_memory_json(const MemoryEstimate& m, nlohmann::json* memory);
 // engine_accounting.cpp: vLLM's / SGLang's start-up budget; nullopt for other engines or no GPU.
 std::optional<EngineBudget> engine_budget(const Scenario& s, const Gpu* gpu, const MemoryEstimate& m);
+// The same for the server gpusizer's launch starts: --max-num-seqs engine_core_sequences(s) and
+// `fraction` as --gpu-memory-utilization / --mem-fraction-static (nullopt: the stated one, else the
+// engine's default). The launch's KV note, its utilization and the load planner's batch ask it.
+std::optional<EngineBudget> launched_engine_budget(const Scenario& s, const Gpu* gpu, const MemoryEstimate& m,
+                                                   std::optional<double> fraction);
+// Requests of seq_len that budget holds over one server's DP-attention ranks (the scenario's batch
+// counts them all), or on its one engine core.
+int64_t server_sequences(const Scenario& s, const EngineBudget& e);
 // Bytes the vLLM profile run's sampler holds per request and vocabulary entry at its peak, by
 // engine_options.sampler ("flashinfer", "pytorch-native", "v0"); engine_accounting.cpp.
 double vllm_sampler_bytes_per_entry(const std::string& sampler);

@@ -464,7 +464,12 @@ int64_t max_replica_batch(Search& z, const Config& c, const Gpu& gpu) {
   const int64_t limit = z.caps.max_batch > 0 ? z.caps.max_batch : kMaxLoadBatch;
   auto ok = [&](int64_t b) {
     t.batch = b;
-    return estimate_memory(t, &gpu).per_gpu_bytes <= cap;
+    const MemoryEstimate m = estimate_memory(t, &gpu);
+    if (m.per_gpu_bytes > cap) return false;
+    // vLLM's KV cache at its default (or the stated) utilization: the server its launch starts.
+    if (t.engine != Engine::Vllm) return true;
+    const auto e = launched_engine_budget(t, &gpu, m, std::nullopt);
+    return !e || server_sequences(t, *e) >= b;
   };
   const int64_t first_bad = first_true(1, limit, [&](int64_t b) { return !ok(b); });
   const int64_t best = first_bad - 1;  // 0 when even one sequence does not fit

@@ -607,6 +607,11 @@ bool dp_attention(const Scenario& s) {
 
 bool vllm_dp_attention(const Scenario& s) { return s.engine == Engine::Vllm && dp_attention(s); }
 
+int64_t engine_core_sequences(const Scenario& s) {
+  if (s.engine_options.max_num_seqs) return *s.engine_options.max_num_seqs;
+  return vllm_dp_attention(s) ? (s.batch + s.tp - 1) / s.tp : s.batch;
+}
+
 bool tp_splits_attention(const Scenario& s, int64_t tp) {
   const Architecture& m = s.model;
   if (m.heads % tp != 0) return false;

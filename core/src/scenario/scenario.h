@@ -183,6 +183,9 @@ bool dp_attention(const Scenario& s);
 // DP attention on vLLM: TP 1 on every rank, the routed experts over EP = DP = tp ranks, everything
 // else whole on each rank (memory_inference.cpp weights_per_gpu, speed_dp_attention.cpp).
 bool vllm_dp_attention(const Scenario& s);
+// Sequences one engine core runs, the --max-num-seqs the launch writes: engine_options.max_num_seqs
+// where stated, else the batch, or under vLLM's DP attention one DP rank's share of it.
+int64_t engine_core_sequences(const Scenario& s);
 
 // Whether the scenario's engine can split the model's attention over `tp` ranks: the heads divide,
 // and under Megatron-Core the KV heads (query groups) too (megatron/core/transformer/attention.py:
