@@ -35,7 +35,8 @@ json engine_at_launch(json scenario, const json& launch) {
   const std::string vllm = command_text(launch, "vllm");
   if (!vllm.empty()) {
     scenario["engine_options"]["max_num_seqs"] = std::stoll(flag_value(vllm, "--max-num-seqs"));
-    scenario["engine_options"]["gpu_memory_utilization"] = std::stod(flag_value(vllm, "--gpu-memory-utilization"));
+    scenario["engine_options"]["gpu_memory_utilization"] =
+        std::stod(flag_value(vllm, "--gpu-memory-utilization"));
   } else {
     scenario["engine_options"]["mem_fraction_static"] =
         std::stod(flag_value(command_text(launch, "sglang"), "--mem-fraction-static"));
@@ -69,7 +70,8 @@ TEST_CASE("The launch's KV note is the engine accounting of the estimate at the 
     CHECK(k.at("budget_bytes").get<double>() == Approx(e.at("kv_cache_bytes").get<double>()).epsilon(1e-9));
     const bool per_rank = s.contains("engine_options");
     const double ranks = per_rank ? s.at("tp").get<double>() : 1;
-    CHECK(k.at("sequences").get<double>() == std::floor(e.at("max_concurrency").get<double>() + 1e-9) * ranks);
+    CHECK(k.at("sequences").get<double>() ==
+          std::floor(e.at("max_concurrency").get<double>() + 1e-9) * ranks);
     CHECK(k.at("sequences").get<int64_t>() >= s.at("batch").get<int64_t>());
   }
 }
@@ -140,18 +142,12 @@ TEST_CASE("A load plan's concurrency is what vLLM's accounting holds at the laun
     if (!p.contains("load") || checked == 5) continue;
     ++checked;
     const int64_t batch = p["load"]["concurrency_per_replica"];
-    json at = {{"model", s["model"]},
-               {"weights", "fp8"},
-               {"engine", "vllm"},
-               {"kv_cache", "bf16"},
-               {"prompt_tokens", 2000},
-               {"output_tokens", 1000},
-               {"gpu", p["gpu"]},
-               {"gpus", p["tp"].get<int64_t>() * p["pp"].get<int64_t>()},
-               {"tp", p["tp"]},
-               {"pp", p["pp"]},
-               {"batch", batch},
-               {"engine_options", {{"max_num_seqs", batch}}}};
+    json at = {{"model", s["model"]},   {"weights", "fp8"},
+               {"engine", "vllm"},      {"kv_cache", "bf16"},
+               {"prompt_tokens", 2000}, {"output_tokens", 1000},
+               {"gpu", p["gpu"]},       {"gpus", p["tp"].get<int64_t>() * p["pp"].get<int64_t>()},
+               {"tp", p["tp"]},         {"pp", p["pp"]},
+               {"batch", batch},        {"engine_options", {{"max_num_seqs", batch}}}};
     if (p.value("dp_attention", false)) continue;  // per-rank seqs: the launch test above covers DPA
     INFO(at.dump());
     CHECK(value_of("estimate", at)["memory"]["engine"]["max_concurrency"].get<double>() >= batch);

@@ -150,6 +150,7 @@ export const CODE_WORDS = {
   'w.bf16_unsupported': ['', '{gpu} 不支持原生 bf16：请改用 fp16（框架会回退到 fp16，或以较慢的方式模拟 bf16）'],
   'w.format_unsupported.awq_volta': ['', 'AWQ 内核需要计算能力 7.5 及以上；{gpu}（Volta）只有 7.0'],
   'w.format_unsupported.fp8_old': ['', 'fp8 权重需要计算能力 8.0 及以上；{gpu} 更旧'],
+  'w.format_unsupported.fp8_blocks_sglang': ['', 'SGLang 仅在有 fp8 张量核心的卡上运行块缩放 fp8 检查点（其 DeepSeek 指南：FP8 用 H100、H20、H200 或 MI300X；A100/A800 用 BF16、INT8 或 AWQ 权重）；{gpu} 没有'],
   'w.format_unsupported.fp4_old': ['', '{weights} 权重需要计算能力 8.0 及以上（vLLM 的 Marlin 内核；Blackwell 起原生支持）；{gpu} 不支持'],
   'w.format_unsupported.nvfp4_amd': ['', 'nvfp4 是 NVIDIA 的格式，AMD 没有对应内核（请用 mxfp4 或 fp8）；{gpu} 无法运行'],
   'w.fp8_unsupported': ['', '{gpu} 没有 FP8 张量核心（Ada、Hopper 及之后的架构才有）：fp8 只能以仅权重反量化方式运行，或无法运行'],

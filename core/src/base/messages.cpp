@@ -506,6 +506,9 @@ const std::vector<Message> kMessages = {
     {"awq_volta", K::Format, "gpu weights",
      "AWQ kernels need compute capability 7.5 or newer; {gpu} (Volta) has 7.0"},
     {"fp8_old", K::Format, "gpu weights", "fp8 weights need compute capability 8.0 or newer; {gpu} is older"},
+    {"fp8_blocks_sglang", K::Format, "gpu weights",
+     "SGLang runs block-scaled fp8 checkpoints only on cards with fp8 tensor cores (its DeepSeek guide: "
+     "FP8 on H100, H20, H200 or MI300X; BF16, INT8 or AWQ weights on A100/A800); {gpu} has none"},
     {"fp4_old", K::Format, "gpu weights",
      "{weights} weights need compute capability 8.0 or newer (vLLM's Marlin kernels; native from "
      "Blackwell); {gpu} cannot"},

@@ -21,6 +21,13 @@ std::string unsupported_reason(const Scenario& s, const Gpu& gpu, std::string* k
     // fp8 weights need Ampere at least (vLLM fp8.py get_min_capability() = 80: Marlin weight-only
     // dequantisation there, fp8 tensor cores from Ada).
     k = "fp8_old";
+  } else if (s.engine == Engine::Sglang && s.weights == WeightFormat::Fp8 && !gpu.supports_fp8 &&
+             s.checkpoint.stored == WeightFormat::Fp8 && find_published_checkpoint(s.checkpoint.repo) &&
+             find_published_checkpoint(s.checkpoint.repo)->block_scaled) {
+    // SGLang's block-fp8 GEMMs (Triton w8a8_block_fp8_matmul, fp8e4nv) need fp8 tensor cores and it
+    // keeps Marlin off for block-wise fp8; its DeepSeek guide (docs/references/deepseek.md) lists
+    // FP8 weights on H100/H800/H20/H200/MI300X and BF16, INT8 or AWQ weights for A100/A800.
+    k = "fp8_blocks_sglang";
   } else {
     k = format_unsupported_kind(s.weights, gpu.arch);  // mxfp4, nvfp4 (precision.h)
   }
