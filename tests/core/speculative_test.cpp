@@ -176,6 +176,16 @@ TEST_CASE("Bad speculative settings name their field", "[speculative]") {
   CHECK(failing(s).error_code == "speculative_method_required");
   s["engine_options"]["speculative"] = {{"method", "mtp"}, {"drafts", 2}};
   CHECK(failing(s).error_field == "engine_options.speculative.drafts");
+  // The cited default is one MTP module's acceptance of the second token (k = 1): a chain of 3
+  // reuses the module and accepts less (second senior review), so its rate is the user's to state.
+  s["engine_options"]["speculative"] = {{"method", "mtp"}, {"draft_tokens", 3}};
+  r = failing(s);
+  CHECK(r.error_code == "speculative_mtp_chain");
+  CHECK(r.error_field == "engine_options.speculative.acceptance_rate");
+  CHECK(r.error_message.find("3 draft tokens") != std::string::npos);
+  s["engine_options"]["speculative"] = {{"method", "mtp"}, {"draft_tokens", 3}, {"acceptance_rate", 0.6}};
+  CHECK(value_of("estimate", s)["throughput"]["speculative"]["tokens_per_step"].get<double>() ==
+        Approx(1 + 0.6 + 0.36 + 0.216));
   // No measured default for EAGLE: the rate is the user's to state.
   s["engine_options"]["speculative"] = {{"method", "eagle"}, {"draft_model", "x/y"}};
   r = failing(s);

@@ -41,6 +41,7 @@ export const CODE_WORDS = {
   'e.dp_attention_engine': ['', '是 SGLang 的 --enable-dp-attention 或 vLLM 的数据并行注意力；{engine} 没有此选项（把 engine 设为 sglang 或 vllm）'],
   'e.speculative_method_required': ['', '必填："mtp"、"eagle"、"eagle3" 或 "draft_model"'],
   'e.speculative_acceptance_required': ['', '{method} 没有实测的默认值：请给出草稿每个 token 的接受率（大于 0、小于 1）'],
+  'e.speculative_mtp_chain': ['', '{draft_tokens} 个草稿 token 时必须给出：默认值 0.85（DeepSeek-V3 技术报告 5.4.3 节）是单个 MTP 模块对第二个 token 的接受率，复用它的链式草稿接受率更低；请给出每个 token 的接受率（大于 0、小于 1）'],
   'e.speculative_draft_required': ['', '{method} 必须给出：草稿的 Hugging Face 仓库（draft_model：目录中的模型）'],
   'e.speculative_task': ['', '是推理服务选项；{task} 不做解码'],
   'e.speculative_engine': ['', '是 vLLM 的 --speculative-config 或 SGLang 的 --speculative-algorithm；{engine} 不按此估算（把 engine 设为 vllm 或 sglang）'],

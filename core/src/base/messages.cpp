@@ -96,6 +96,10 @@ const std::vector<Message> kMessages = {
      "is required: \"mtp\", \"eagle\", \"eagle3\" or \"draft_model\""},
     {"speculative_acceptance_required", K::Error, "method",
      "has no measured default for {method}: state the draft's per-token acceptance rate (above 0, below 1)"},
+    {"speculative_mtp_chain", K::Error, "draft_tokens",
+     "is needed for {draft_tokens} draft tokens: the default 0.85 (DeepSeek-V3 report, section 5.4.3) is "
+     "one MTP module's acceptance of the second token, and a chain reusing it accepts less; state the "
+     "per-token rate (above 0, below 1)"},
     {"speculative_draft_required", K::Error, "method",
      "is required for {method}: the draft's Hugging Face repository (draft_model: a catalog model)"},
     {"speculative_task", K::Error, "task", "is a serving option; {task} does not decode"},

@@ -39,8 +39,13 @@ void parse_speculative(JsonReader& options, EngineOptions* out) {
     if (*a >= 1) throw_error(std::string(kField) + ".acceptance_rate", "below_one");
     sp.acceptance_rate = *a;
     sp.acceptance_stated = true;
-  } else if (sp.method == "mtp") {
+  } else if (sp.method == "mtp" && sp.draft_tokens == 1) {
     sp.acceptance_rate = kMtpAcceptanceRate;
+  } else if (sp.method == "mtp") {
+    // The report's figure is for the one token its module predicts; chaining the module for more
+    // positions accepts less at each, by how much is not measured there.
+    throw_error(std::string(kField) + ".acceptance_rate", "speculative_mtp_chain",
+                {{"draft_tokens", sp.draft_tokens}});
   } else {
     // EAGLE's and EAGLE-3's papers report acceptance lengths of tree drafts (several candidates per
     // position), not a per-token rate of a chain; a draft model's rate depends on the pair.
