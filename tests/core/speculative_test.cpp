@@ -119,7 +119,7 @@ TEST_CASE("vLLM writes --speculative-config; a stated rate and k change the toke
   const ApiResult l = run_command("launch", s.dump());
   REQUIRE(l.ok);
   bool said = false;
-  for (const json& n : l.value["note_details"]) said |= n["code"] == "swift_no_quant_flag";
+  for (const json& n : l.value["note_details"]) said |= n["code"] == "swift_vllm_flags_missing";
   CHECK(said);
 }
 

@@ -203,7 +203,7 @@ export const CODE_WORDS = {
   'n.max_num_seqs_per_replica': ['', '--max-num-seqs 按每个数据并行副本计：{replicas} 个副本同时服务 {sequences} 个序列'],
   'n.kv_format_vllm': ['', 'KV 缓存 {kv_cache} 无法表达：vLLM 0.11 只提供 auto、bfloat16 和 fp8 系列；缓存保持 16 位（上面的容量按 16 位计）'],
   'n.swift_one_node': ['', 'swift deploy 只在一个节点上运行：多节点方案请用 vllm serve 命令'],
-  'n.swift_no_quant_flag': ['', 'swift deploy：ms-swift 3.9 没有文档化的在线量化、vLLM 后端 KV 缓存精度或投机解码参数；请改用 vllm serve 命令'],
+  'n.swift_vllm_flags_missing': ['', 'swift deploy：ms-swift 3.9 没有文档化的在线量化、vLLM 后端 KV 缓存精度或投机解码参数；请改用 vllm serve 命令'],
   'n.sglang_nodes': ['', 'SGLang：在全部 {nodes} 个节点上运行该命令，NODE_RANK 依次设为 0、1、…，MASTER_ADDR 设为 0 号节点的地址'],
   'n.kv_format_sglang': ['', 'KV 缓存 {kv_cache} 无法表达：SGLang 0.5 只提供 auto 和 fp8；缓存保持 16 位（上面的容量按 16 位计）'],
   'n.transformers_replicas': ['', 'transformers 每个进程服务一个副本：运行 {replicas} 个 swift deploy 进程，各自设置 CUDA_VISIBLE_DEVICES 和 --port，前面加负载均衡'],

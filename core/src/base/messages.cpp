@@ -314,7 +314,7 @@ const std::vector<Message> kMessages = {
     {"swift_no_rope", K::Note, "",
      "swift deploy: no command for this context, whose YaRN override ms-swift 3.9 does not pass to its vLLM "
      "backend; use the vllm serve command"},
-    {"swift_no_quant_flag", K::Note, "",
+    {"swift_vllm_flags_missing", K::Note, "",
      "swift deploy: ms-swift 3.9 documents no flag for in-flight quantization, the KV-cache dtype or "
      "speculative decoding of the vLLM backend; use the vllm serve command for them"},
     {"sglang_nodes", K::Note, "nodes",

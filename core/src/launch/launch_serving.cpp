@@ -276,7 +276,7 @@ void add_swift_vllm(const LaunchContext& c, Launch& out) {
   const bool in_flight = c.s.weights == WeightFormat::Fp8 || sglang_quantization(c) == "bitsandbytes";
   // ms-swift 3.9's flags (tests/fixtures/flags/ms-swift-3.9.json) have no vLLM speculative config.
   if (in_flight || c.s.kv_cache == KvFormat::Fp8 || c.s.engine_options.speculative) {
-    add_note(out, "swift_no_quant_flag");
+    add_note(out, "swift_vllm_flags_missing");
   }
 }
 

@@ -268,12 +268,11 @@ json cell(const Scenario& column, const std::string& model, const std::string& w
     // A serving column serves a model released only in a low-bit format (DeepSeek-V3 and Kimi K2:
     // fp8, gpt-oss: MXFP4) as released where no checkpoint of it is published in the column's
     // format (no 16-bit DeepSeek-V3, no AWQ gpt-oss): there is none to serve.
-    WeightFormat released = s.weights;
-    if (s.task == Task::Inference && !s.model.checkpoint_weights.empty() &&
-        parse_weight_format(s.model.checkpoint_weights, &released) && released != s.weights &&
+    const std::optional<WeightFormat> released = low_bit_release(s.model);
+    if (s.task == Task::Inference && released && *released != s.weights &&
         !published_checkpoint_of(model, s.weights)) {
-      s.weights = released;
-      c["as_released"] = to_string(released);
+      s.weights = *released;
+      c["as_released"] = to_string(*released);
     }
     s.checkpoint = preset_checkpoint(s.model, s.weights);
     s.model_input = model;

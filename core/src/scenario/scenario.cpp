@@ -177,13 +177,23 @@ void take_published(const PublishedCheckpoint& p, Checkpoint* c, Architecture* a
   c->quant_scope = p.quant_scope;
 }
 
+}  // namespace
+
+std::optional<WeightFormat> low_bit_release(const Architecture& a) {
+  WeightFormat released = WeightFormat::Bf16;
+  if (a.checkpoint_weights.empty() || !parse_weight_format(a.checkpoint_weights, &released))
+    return std::nullopt;
+  return released;
+}
+
+namespace {
+
 // The checkpoint the model names (checkpoint.h) and whether `weights` can be loaded from it.
 void resolve_checkpoint(const ModelNameMatch& name, const std::optional<WeightFormat>& weights, Scenario* s) {
   Checkpoint& c = s->checkpoint;
   const Architecture& a = s->model;
-  WeightFormat released = WeightFormat::Bf16;
-  const bool low_bit_release =
-      !a.checkpoint_weights.empty() && parse_weight_format(a.checkpoint_weights, &released);
+  const std::optional<WeightFormat> release = low_bit_release(a);
+  const WeightFormat released = release.value_or(WeightFormat::Bf16);
   if (!s->model_input.is_string()) {
     // A config.json names its format (quantization_config); a parameter count or fields have none.
     if (name.has_weights) c.stored = name.weights;
@@ -214,7 +224,7 @@ void resolve_checkpoint(const ModelNameMatch& name, const std::optional<WeightFo
     c.variant = variant_of(c.repo);
     if (name.has_weights && name.weights_token != "checkpoint") {
       c.stored = name.weights;  // "-AWQ", "-GPTQ-Int8", "-FP8", "Q4_K_M" in the name
-    } else if (low_bit_release) {
+    } else if (release) {
       const bool own = lower_case(c.repo) == lower_case(a.hf_repo);
       if (c.named && !own && !weights) {
         throw_error("model", "checkpoint_format_unknown",

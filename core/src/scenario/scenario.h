@@ -183,6 +183,9 @@ bool dp_attention(const Scenario& s);
 // DP attention on vLLM: TP 1 on every rank, the routed experts over EP = DP = tp ranks, everything
 // else whole on each rank (memory_inference.cpp weights_per_gpu, speed_dp_attention.cpp).
 bool vllm_dp_attention(const Scenario& s);
+// The format a model is released in where that is not 16-bit (models.json checkpoint_weights:
+// DeepSeek-V3 and Kimi K2 fp8, gpt-oss mxfp4); nullopt for a 16-bit release.
+std::optional<WeightFormat> low_bit_release(const Architecture& a);
 // Sequences one engine core runs, the --max-num-seqs the launch writes: engine_options.max_num_seqs
 // where stated, else the batch, or under vLLM's DP attention one DP rank's share of it.
 int64_t engine_core_sequences(const Scenario& s);
