@@ -108,6 +108,7 @@ nlohmann::json instances_json() {
                                   {"network_gbps", i.network_gbps},
                                   {"rdma", i.rdma},
                                   {"cluster", i.cluster},
+                                  {"marketplace", i.marketplace},
                                   {"network_source", i.network_source}}));
   }
   return out;

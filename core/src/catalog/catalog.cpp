@@ -182,7 +182,8 @@ InstanceData load_instances() {
                "network_gbps",
                "rdma",
                "cluster",
-               "network_source"},
+               "network_source",
+               "marketplace"},
               where);
     Instance in;
     in.instance = get_string(e, "instance", where);
@@ -224,6 +225,7 @@ InstanceData load_instances() {
       bad(where, "\"rdma\" must be infiniband, roce, efa, erdma, tcpx, tcpxo or empty");
     }
     in.cluster = get_bool(e, "cluster", where);
+    if (e.contains("marketplace")) in.marketplace = get_bool(e, "marketplace", where);
     const std::string network_key = get_string(e, "network_source", where);
     in.network_source = get_string(sources, network_key.c_str(), where + " network_source");
     data.instances.push_back(std::move(in));

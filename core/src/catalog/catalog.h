@@ -69,6 +69,9 @@ struct Instance {
   std::string rdma;                 // "infiniband", "roce", "efa", "erdma", "tcpxo", ...; "" = TCP only
   bool cluster = false;             // several instances can be placed in one cluster network
   std::string network_source;       // citation of the network facts ("" = not yet sourced)
+  // Third parties' machines the provider rents out (RunPod's Community Cloud pods: docs/catalog.md,
+  // net-runpod), not its own data centres; instances.json "marketplace": true.
+  bool marketplace = false;
 };
 
 const std::vector<Gpu>& gpu_catalog();

@@ -37,6 +37,7 @@ nlohmann::json to_json(const Plan& p) {
   put(l, "inside_bytes_per_s", p.links.inside_bytes_per_s);
   put(l, "spans_instances", p.links.spans_instances);
   put(o, "links", std::move(links));
+  if (i.marketplace) put(o, "marketplace", true);
   if (p.load) {
     const PlanLoad& x = *p.load;
     json load = json::object();

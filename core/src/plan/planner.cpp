@@ -779,6 +779,7 @@ std::vector<const Instance*> candidate_instances(const Scenario& s) {
     // filters.billing (default on-demand); the scenario's own instances are priced by the user.
     if (i.provider_id != "custom" && !listed(s.filters.billing, i.billing)) return;
     if (!listed(s.filters.providers, i.provider_id) || !listed(s.filters.gpus, i.gpu_id)) return;
+    if (i.marketplace && !s.filters.marketplaces) return;
     if (s.gpu && *s.gpu != i.gpu_id) return;
     if (s.filters.max_gpus && i.gpus > *s.filters.max_gpus) return;
     out.push_back(&i);

@@ -163,6 +163,9 @@ json column_scenario(const Inputs& in, const Workload& w, const std::string& mod
     merge(j, in.columns[w.id]);
   }
   merge(j, in.market);
+  // Among the providers' own data centres unless the user opens the marketplaces (issue 28: 37
+  // of 55 default cells had landed on RunPod community pods).
+  if (!j.contains("filters") || !j["filters"].contains("marketplaces")) j["filters"]["marketplaces"] = false;
   j["model"] = model;
   return j;
 }
@@ -274,6 +277,11 @@ json cell(const Scenario& column, const std::string& model, const std::string& w
       s.weights = *released;
       c["as_released"] = to_string(*released);
     }
+    // A bf16 cell runs on cards that compute in bf16, not on one that would run it in fp16.
+    if ((s.weights == WeightFormat::Bf16 || is_training(s.task)) && s.filters.gpus.empty()) {
+      for (const Gpu& g : gpu_catalog())
+        if (g.supports_bf16) s.filters.gpus.push_back(g.id);
+    }
     s.checkpoint = preset_checkpoint(s.model, s.weights);
     s.model_input = model;
     validate_scenario(s);
@@ -333,8 +341,11 @@ json shown_settings(const Inputs& in, const Workload& w, const Scenario& s) {
 // Training: hiyouga/LLaMA-Factory@13d252fa examples/train_lora/llama3_lora_sft.yaml:
 // per_device_train_batch_size 1, cutoff_len 2048, lora_rank 8, lora_target all; gradient
 // checkpointing on (LLaMA-Factory and ms-swift turn it on by default). The full fine-tune is
-// bf16 AdamW under ZeRO-3 with the fp32 master weights DeepSpeed keeps for it (16 bytes per
-// parameter of model states: ZeRO, arXiv 1910.02054 section 3.1), as its launch runs it.
+// bf16 AdamW under DeepSpeed with the fp32 master weights it keeps (16 bytes per parameter of
+// model states: ZeRO, arXiv 1910.02054 section 3.1), as its launch runs it; the planner picks the
+// ZeRO stage (none on one GPU). The job of every training column is 10^8 tokens, about one epoch of
+// Stanford Alpaca's 52,002 examples packed at the 2,048-token cutoff: a stated job, not a sizing
+// constant; the cells are ordered by its cost (GPU-hours x price), which its size does not change.
 constexpr const char* kWorkloads = R"json([
  ["serve-bf16", "Serving, BF16 (vLLM)", true,
   {"task": "inference", "engine": "vllm", "weights": "bf16", "batch": 16, "seq_len": 4096, "kv_cache": "bf16"}],
@@ -342,13 +353,13 @@ constexpr const char* kWorkloads = R"json([
   {"task": "inference", "engine": "vllm", "weights": "awq-int4", "batch": 16, "seq_len": 4096, "kv_cache": "bf16"}],
  ["lora-bf16", "LoRA, BF16 base", false,
   {"task": "lora", "engine": "deepspeed", "weights": "bf16", "batch": 1, "seq_len": 2048,
-   "training": {"optimizer": "adamw", "master_weights": true, "grad_checkpointing": "full", "lora_rank": 8, "lora_targets": "all-linear"}}],
+   "training": {"optimizer": "adamw", "master_weights": true, "grad_checkpointing": "full", "lora_rank": 8, "lora_targets": "all-linear", "tokens": 1e8}}],
  ["qlora-nf4", "QLoRA, NF4 base", false,
   {"task": "qlora", "engine": "deepspeed", "weights": "nf4", "batch": 1, "seq_len": 2048,
-   "training": {"optimizer": "adamw", "master_weights": true, "grad_checkpointing": "full", "lora_rank": 8, "lora_targets": "all-linear"}}],
- ["full-zero3", "Full fine-tune, BF16 AdamW, ZeRO-3", false,
+   "training": {"optimizer": "adamw", "master_weights": true, "grad_checkpointing": "full", "lora_rank": 8, "lora_targets": "all-linear", "tokens": 1e8}}],
+ ["full-zero3", "Full fine-tune, BF16 AdamW, DeepSpeed ZeRO", false,
   {"task": "full", "engine": "deepspeed", "weights": "bf16", "batch": 1, "seq_len": 2048,
-   "training": {"optimizer": "adamw", "master_weights": true, "grad_checkpointing": "full", "zero": 3}}]
+   "training": {"optimizer": "adamw", "master_weights": true, "grad_checkpointing": "full", "tokens": 1e8}}]
 ])json";
 
 const std::vector<Workload>& table_workloads() {

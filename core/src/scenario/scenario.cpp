@@ -447,6 +447,7 @@ void parse_filters(JsonReader& top, Scenario* s) {
     }
     s->filters.billing = *v;
   }
+  if (auto v = r.boolean("marketplaces")) s->filters.marketplaces = *v;
   r.reject_unknown();
 }
 

@@ -84,6 +84,8 @@ struct Filters {
   std::vector<std::string> gpus;       // GPU ids; empty = all
   std::optional<int64_t> max_gpus;
   std::vector<std::string> billing = {"on-demand"};  // billing kinds ranked (catalog.h); empty = all
+  bool marketplaces =
+      true;  // rank marketplace rows (Instance::marketplace); the lookup table defaults to false
 };
 
 // Serving at a load (project addition, docs/scenario.md): the request rate to carry and the
