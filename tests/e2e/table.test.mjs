@@ -36,10 +36,10 @@ test('a training cell shows plausible memory and the measure it was chosen by', 
   const lora = await cellText(page, 'Qwen2.5-0.5B', 'lora-bf16');
   assert.match(lora, /^1 × \S/, lora);
   assert.ok(perGpu(lora) < 10 * GIB, lora);
-  assert.match(lora, /\/ h$/m, lora);  // no training tokens: chosen by, and showing, price per hour
+  assert.match(lora, /job /, lora);  // the column's stated job of 10^8 tokens: chosen by its cost
   const serve = await cellText(page, 'Qwen2.5-0.5B', 'serve-bf16');
   assert.match(serve, /\/ 1M output tokens/, serve);
-  assert.match(await page.locator('.lookup th[data-column="lora-bf16"]').textContent(), /chosen by price per hour/);
+  assert.match(await page.locator('.lookup th[data-column="lora-bf16"]').textContent(), /chosen by cost of the job/);
   assert.match(await page.locator('.lookup th[data-column="serve-bf16"]').textContent(), /chosen by cost per 1M output tokens/);
   // The column's stated defaults stand above the table.
   const fields = page.locator('fieldset[data-column="lora-bf16"]');
@@ -63,8 +63,12 @@ test('editing a column recomputes its cells; the job cost appears with training 
   const after = perGpu(await cellText(page, 'Qwen2.5-7B', 'lora-bf16'));
   assert.ok(after > before, `${after} > ${before}`);
   const tokens = page.locator('fieldset[data-column="lora-bf16"] [data-key="training.tokens"]');
-  await tokens.fill('100000000');
+  assert.match(await tokens.inputValue(), /^(100000000|1e\+?8)$/);  // the column's stated job
+  const job = await cellText(page, 'Qwen2.5-7B', 'lora-bf16');
+  await tokens.fill('200000000');
   await tokens.dispatchEvent('change');
+  for (let i = 0; i < 100 && (await cellText(page, 'Qwen2.5-7B', 'lora-bf16')) === job; ++i) await page.waitForTimeout(100);
+  assert.notEqual(await cellText(page, 'Qwen2.5-7B', 'lora-bf16'), job);  // twice the job, twice its cost
   await page.locator('.lookup th[data-column="lora-bf16"]', { hasText: 'chosen by cost of the job' }).waitFor();
   assert.match(await cellText(page, 'Qwen2.5-7B', 'lora-bf16'), /job /);
   // The QLoRA column kept its defaults.
