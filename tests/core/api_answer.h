@@ -30,3 +30,11 @@ inline bool has_note(const nlohmann::json& launch, const std::string& code) {
     if (n.at("code") == code) return true;
   return false;
 }
+
+// The value after `flag ` in a command's text ("" when it has no such flag).
+inline std::string flag_value(const std::string& text, const std::string& flag) {
+  const size_t at = text.find(flag + " ");
+  if (at == std::string::npos) return "";
+  const size_t from = at + flag.size() + 1;
+  return text.substr(from, text.find_first_of(" \n\\", from) - from);
+}

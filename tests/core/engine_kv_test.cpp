@@ -22,14 +22,6 @@ const json& note(const json& launch, const std::string& code) {
   return none;
 }
 
-// The number after `flag ` in a command ("" when the command has no such flag).
-std::string flag_value(const std::string& command, const std::string& flag) {
-  const size_t at = command.find(flag + " ");
-  if (at == std::string::npos) return "";
-  const size_t from = at + flag.size() + 1;
-  return command.substr(from, command.find_first_of(" \\\n", from) - from);
-}
-
 // The estimate's engine accounting at the launch's own flags.
 json engine_at_launch(json scenario, const json& launch) {
   const std::string vllm = command_text(launch, "vllm");

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "api_answer.h"
 #include "gpusizer/api.h"
 #include "memory/memory.h"
 #include "model/precision.h"
@@ -32,13 +33,6 @@ json megatron(const std::string& model, int64_t gpus, int64_t tp, int64_t ep) {
             {"tp", tp},        {"training", {{"zero", 1}}}};
   if (ep > 1) j["ep"] = ep;
   return j;
-}
-
-std::string flag_value(const std::string& text, const std::string& flag) {
-  const size_t at = text.find(flag + " ");
-  if (at == std::string::npos) return "";
-  const size_t from = at + flag.size() + 1;
-  return text.substr(from, text.find_first_of(" \n\\", from) - from);
 }
 
 }  // namespace

@@ -60,7 +60,8 @@ TEST_CASE("The default lookup table chooses as an engineer does", "[table]") {
 }
 
 TEST_CASE("rank keeps marketplaces unless told, and says which rows are", "[plan]") {
-  const json s = json::parse(R"({"model":"qwen2.5-7b","seq_len":4096,"batch":8,"filters":{"gpus":["rtx4090"]}})");
+  const json s =
+      json::parse(R"({"model":"qwen2.5-7b","seq_len":4096,"batch":8,"filters":{"gpus":["rtx4090"]}})");
   int community = 0;
   const json plans = value_of("rank", s).at("plans");
   for (const json& p : plans) community += p.value("marketplace", false);
