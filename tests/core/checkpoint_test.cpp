@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "catalog/checkpoints.h"
+#include "catalog/model_names.h"
 #include "gpusizer/api.h"
 #include "scenario/scenario.h"
 
@@ -308,4 +309,16 @@ TEST_CASE("A GGUF repository named by Hub id is a GGUF checkpoint, each quant ty
   const ApiResult vllm = run_command("estimate", R"({"model":"bartowski/Qwen2.5-32B-Instruct-GGUF"})");
   REQUIRE_FALSE(vllm.ok);
   CHECK(vllm.error_field == "weights");
+}
+
+TEST_CASE("resolve claims no format for another repository of a low-bit release", "[checkpoint]") {
+  // Third review: resolve answered fp8 "from the checkpoint" for DeepSeek-V3.1-Terminus, a repository
+  // the catalog does not list, while the estimate asks for `weights` (checkpoint_format_unknown).
+  const json other = resolve_json("deepseek-ai/DeepSeek-V3.1-Terminus");
+  CHECK(other["id"] == "deepseek-v3.1");
+  CHECK(other["weights"].is_null());
+  CHECK(other["weights_from"].is_null());
+  // The preset's own repository and a bare preset id are its release.
+  CHECK(resolve_json("deepseek-ai/DeepSeek-V3.1")["weights"] == "fp8");
+  CHECK(resolve_json("deepseek-v3.1")["weights"] == "fp8");
 }

@@ -266,10 +266,13 @@ std::string normalize_model_name(const std::string& text) { return parse(text).k
 
 ModelNameMatch match_found(const std::string& text);
 
-// A name without a format of its own means the released checkpoint (gpt-oss: mxfp4).
+// A name without a format of its own means the released checkpoint (gpt-oss: mxfp4); another
+// repository of the model says nothing of its format (scenario.cpp checkpoint_format_unknown).
 ModelNameMatch match_model_name(const std::string& text) {
   ModelNameMatch m = match_found(text);
-  if (m.preset && !m.has_weights && !m.preset->checkpoint_weights.empty() &&
+  const bool own = m.hub_id.empty() || m.matched_by == "checkpoint" ||
+                   (m.preset && lower_trim(m.hub_id) == lower_trim(m.preset->hf_repo));
+  if (m.preset && own && !m.has_weights && !m.preset->checkpoint_weights.empty() &&
       parse_weight_format(m.preset->checkpoint_weights, &m.weights)) {
     m.has_weights = true;
     m.weights_token = "checkpoint";
