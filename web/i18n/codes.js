@@ -156,6 +156,7 @@ export const CODE_WORDS = {
   'w.params_only_model': ['', '模型结构仅由参数量推算；请选择预设或提供 config.json，以精确计算 KV 缓存和激活值'],
   'w.zero_with_pipeline': ['', 'DeepSpeed 不支持流水线并行与 ZeRO-2/3 同时使用；PP > 1 时请用 ZeRO-1'],
   'w.megatron_zero': ['', 'Megatron-LM 只切分优化器状态（分布式优化器）：按 ZeRO-1 计算'],
+  'w.megatron_layout_planned': ['', '框架为 Megatron 且未指定并行布局：按规划器为 {gpus} 张 {gpu} 选出的布局 TP {tp} × PP {pp} × EP {ep}、ZeRO-{zero}（1 即分布式优化器）估算并生成命令；如需其他布局，请指定 tp、pp、ep 或 training.zero'],
   'w.zero_without_dp': ['', 'ZeRO 在数据并行进程间切分；只有一个进程（GPU 数 / (TP × PP) = 1）时不节省显存'],
   'w.paged_optimizer_spill': ['', '分页优化器状态与其余部分一起放不下，会换页到主机内存（训练步变慢）'],
   'alt.published': ['; {alternative} is published in {weights}', '；{alternative} 已以 {weights} 发布'],

@@ -234,6 +234,10 @@ const std::vector<Message> kMessages = {
      "DeepSpeed refuses pipeline parallelism with ZeRO stage 2 or 3; use ZeRO-1 with pp > 1"},
     {"megatron_zero", K::Warning, "",
      "Megatron-LM shards only optimizer states (distributed optimizer): sized as ZeRO-1"},
+    {"megatron_layout_planned", K::Warning, "tp pp ep zero gpus gpu | gpu_name",
+     "engine megatron with no layout stated: sized and launched at tp {tp} x pp {pp} x ep {ep}, ZeRO-{zero}"
+     " (1: the distributed optimizer), the planner's layout for {gpus} x {gpu_name}; state tp, pp, ep "
+     "or training.zero to change it"},
     {"zero_without_dp", K::Warning, "",
      "ZeRO shards over data-parallel ranks; with one rank (gpus / (tp * pp) = 1) it saves nothing"},
     {"online_fp8_load", K::Warning, "engine repo stored load_bytes alternative",

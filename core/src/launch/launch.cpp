@@ -508,7 +508,10 @@ nlohmann::json launch_json(const nlohmann::json& input) {
   nlohmann::json scenario = input.contains("scenario") ? input["scenario"] : input;
   const nlohmann::json plan = input.contains("plan") ? input["plan"] : nlohmann::json();
   if (scenario.is_object()) scenario.erase("plan");  // parse_scenario rejects unknown keys
-  const Scenario s = parse_scenario(scenario);
+  // Without a plan, a stated gpu is launched at the scenario's layout: the planner's where it
+  // chooses one (with_planned_layout, as `estimate` sizes it).
+  const Scenario parsed = parse_scenario(scenario);
+  const Scenario s = plan.is_null() ? with_planned_layout(parsed) : parsed;
   Warning note;
   const LaunchPlan chosen = resolve_plan(s, plan, &note);
   Launch l = make_launch(s, chosen);
