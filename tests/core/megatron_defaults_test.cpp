@@ -136,3 +136,21 @@ TEST_CASE("Megatron-SWIFT writes --use_distributed_optimizer false only for a st
   REQUIRE_FALSE(sft.empty());
   CHECK(sft.find("--use_distributed_optimizer false") != std::string::npos);
 }
+
+TEST_CASE("Megatron-SWIFT on one GPU with no ZeRO stated keeps its default distributed optimizer",
+          "[megatron][defaults][launch]") {
+  // Stage 0 here is no choice of the user's: one data-parallel rank, where the two are the same.
+  const json s = {{"model", "qwen2.5-7b"}, {"task", "lora"},     {"engine", "megatron"},
+                  {"seq_len", 4096},       {"gpu", "h100-80gb"}, {"gpus", 1}};
+  const json l = value_of("launch", s);
+  const std::string sft = command_text(l, "megatron-swift");
+  REQUIRE_FALSE(sft.empty());
+  CHECK(l.at("plan").at("zero").get<int>() == 0);
+  CHECK(sft.find("--use_distributed_optimizer") == std::string::npos);
+  // An explicit plan's stated stage 0 is written.
+  json planned = s;
+  planned["plan"] = {{"gpu", "h100-80gb"}, {"gpus_per_instance", 2}, {"zero", 0}};
+  const std::string off = command_text(value_of("launch", planned), "megatron-swift");
+  REQUIRE_FALSE(off.empty());
+  CHECK(off.find("--use_distributed_optimizer false") != std::string::npos);
+}

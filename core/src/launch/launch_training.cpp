@@ -411,11 +411,15 @@ void add_megatron_swift(const LaunchContext& c, Launch& out) {
     // Whole experts per rank (expert TP 1, the default), as the plan was sized; grouped GEMMs and
     // the auxiliary balance loss of ms-swift's MoE examples (examples/megatron/moe/qwen3_moe.sh and
     // deepseek_v3.sh at v3.9.0: --moe_aux_loss_coeff 1e-3; its default 0 turns the loss off).
+    // megatron_args.py: moe_grouped_gemm defaults to False at v3.9.0 (True from v3.10.0), so it is written.
     f.add("--expert_model_parallel_size", c.plan.ep).add("--moe_grouped_gemm", "true");
     f.add("--moe_aux_loss_coeff", "1e-3");
   }
-  // Megatron-SWIFT shards the optimizer states by default (use_distributed_optimizer true).
-  if (c.plan.zero == 0) f.add("--use_distributed_optimizer", "false");
+  // Megatron-SWIFT shards the optimizer states by default (megatron_args.py: use_distributed_optimizer
+  // True, at v3.9.0 as at 4.x): turned off only where the input states ZeRO 0. An unstated stage 0
+  // (a planned layout with one data-parallel rank, an explicit plan without one) keeps the default:
+  // at worst it shards more than was sized.
+  if (c.plan.zero == 0 && c.plan.zero_stated) f.add("--use_distributed_optimizer", "false");
   f.add("--micro_batch_size", c.s.batch).add("--global_batch_size", global_batch(c));
   // recompute_granularity takes selective or full (megatron_args.py at v3.9.0; selective is its
   // default and recomputes only the core attention).
