@@ -154,3 +154,31 @@ TEST_CASE("Megatron-SWIFT on one GPU with no ZeRO stated keeps its default distr
   REQUIRE_FALSE(off.empty());
   CHECK(off.find("--use_distributed_optimizer false") != std::string::npos);
 }
+
+TEST_CASE("Megatron on a data-parallel layout: the Megatron-SWIFT command alone, no DeepSpeed stage",
+          "[megatron][defaults][launch]") {
+  // Qwen2.5-7B full fine-tuning on 8 H100s at TP1 with the distributed optimizer stated: a
+  // data-parallel layout, which Megatron runs; DeepSpeed commands would train another plan.
+  const json s = {{"model", "qwen2.5-7b"},
+                  {"task", "full"},
+                  {"engine", "megatron"},
+                  {"seq_len", 4096},
+                  {"batch", 1},
+                  {"gpu", "h100-80gb"},
+                  {"gpus", 8},
+                  {"tp", 1},
+                  {"training", {{"zero", 1}, {"grad_checkpointing", "full"}}}};
+  const json l = value_of("launch", s);
+  const std::string sft = command_text(l, "megatron-swift");
+  REQUIRE_FALSE(sft.empty());
+  CHECK(sft.find("--use_distributed_optimizer") == std::string::npos);
+  CHECK(sft.find("--moe_grouped_gemm") == std::string::npos);  // a dense model
+  CHECK_FALSE(has_tool(l, "deepspeed"));
+  CHECK_FALSE(has_tool(l, "llama-factory"));
+  CHECK_FALSE(has_tool(l, "torchrun"));
+  CHECK_FALSE(any_command_has(l, "swift sft"));
+  CHECK(has_note(l, "megatron_swift_steps"));
+  for (const char* stale :
+       {"megatron_as_deepspeed", "dataset_placeholders", "train_py", "deepspeed_hostfile"})
+    CHECK_FALSE(has_note(l, stale));
+}

@@ -247,6 +247,7 @@ export const CODE_WORDS = {
   'n.megatron_rotary_base.unknown': ['', '模型的 RoPE 基数（rope_theta）未知'],
   'n.megatron_rope_scaling': ['', '模型的 RoPE 缩放（{type}{f}）不是 Megatron-LM 的 --use-rope-scaling（Llama 3.1 的 llama3 缩放：factor 8，低/高频因子 1 和 4，原始上下文 8192；pretrain_gpt.py 不会传递 --rope-scaling-factor）：命令按无缩放训练'],
   'n.megatron_norm_epsilon': ['', '模型的归一化 epsilon 未知：pretrain_gpt.py 使用默认的 --norm-epsilon 1e-5'],
+  'n.megatron_engine_only': ['', '框架为 Megatron：由 Megatron 命令运行这个 {dp} 个数据并行进程、ZeRO-{zero} 的方案（1 为 Megatron 的分布式优化器，0 为不切分）；ms-swift sft、LLaMA-Factory 和 DeepSpeed ZeRO 训练的是另一种方案，故未列出（框架选 deepspeed 时会生成）'],
   'n.megatron_as_deepspeed': ['', '框架为 Megatron-LM：不生成 Megatron 命令；DeepSpeed 命令是最接近的等价方案'],
   'n.continued_pretraining': ['', 'swift pt 与 LLaMA-Factory stage pt 从 {repo} 已发布的权重继续训练，即继续预训练{scratch}'],
   'n.continued_pretraining.scratch': ['', '；Megatron-LM 的 pretrain_gpt.py 命令按该架构从零训练，使用 {repo} 的分词器和你的语料（--data-path，用 tools/preprocess_data.py 预处理；未给 training.tokens 时为 $TRAIN_ITERS）'],

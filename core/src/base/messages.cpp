@@ -434,6 +434,10 @@ const std::vector<Message> kMessages = {
      "pretrain_gpt.py does not pass --rope-scaling-factor on): the command trains without scaling"},
     {"megatron_norm_epsilon", K::Note, "",
      "the model's norm epsilon is not known: pretrain_gpt.py trains with its default --norm-epsilon 1e-5"},
+    {"megatron_engine_only", K::Note, "zero dp",
+     "engine megatron: the Megatron command runs this plan of {dp} data-parallel ranks at ZeRO-{zero} (1: "
+     "Megatron's distributed optimizer, 0: none); ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO would train "
+     "another and are left out (engine deepspeed writes them)"},
     {"megatron_as_deepspeed", K::Note, "",
      "engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest equivalent"},
     {"dataset_placeholders", K::Note, "template",

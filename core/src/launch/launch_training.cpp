@@ -457,9 +457,21 @@ void add_megatron_swift(const LaunchContext& c, Launch& out) {
   add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command("swift export", h));
 }
 
-// Whether the data-parallel tools' commands (ms-swift sft, LLaMA-Factory, DeepSpeed) are written.
-bool data_parallel_commands(const LaunchContext& c) {
+bool data_parallel_layout(const LaunchContext& c) {
   return c.plan.tp == 1 && c.plan.pp == 1 && c.plan.ep == 1;
+}
+
+// Engine megatron with a Megatron command for the task (Megatron-SWIFT's fine-tuning, Megatron-LM's
+// pre-training): that command runs the plan, whose stage is Megatron's distributed optimizer, not a
+// DeepSpeed ZeRO stage.
+bool megatron_engine_runs(const LaunchContext& c) {
+  return c.s.engine == Engine::Megatron && (megatron_finetune(c) || megatron_pretrain(c));
+}
+
+// Whether the data-parallel tools' commands (ms-swift sft, LLaMA-Factory, DeepSpeed) are written: a
+// data-parallel layout of an engine other than a Megatron that runs it.
+bool data_parallel_commands(const LaunchContext& c) {
+  return data_parallel_layout(c) && !megatron_engine_runs(c);
 }
 
 void add_training_notes(const LaunchContext& c, Launch& out) {
@@ -546,19 +558,25 @@ bool megatron_finetune(const LaunchContext& c) {
 void add_training(const LaunchContext& c, Launch& out) {
   // Tensor or pipeline parallelism: only Megatron-LM's pretrain_gpt.py expresses it (launch_blocker
   // refuses the rest); the data-parallel tools' commands would train another layout.
+  // Engine megatron on a data-parallel layout: its own command alone as well.
   if (!data_parallel_commands(c)) {
     if (megatron_finetune(c)) {
       add_megatron_swift(c, out);
-      add_note(out, "megatron_swift_layout", {{"tp", c.plan.tp}, {"pp", c.plan.pp}, {"ep", c.plan.ep}});
     } else {
       add_megatron_pretrain(c, out);
-      add_note(out, "megatron_layout_only", {{"tp", c.plan.tp}, {"pp", c.plan.pp}});
+    }
+    if (!data_parallel_layout(c)) {
+      if (megatron_finetune(c)) {
+        add_note(out, "megatron_swift_layout", {{"tp", c.plan.tp}, {"pp", c.plan.pp}, {"ep", c.plan.ep}});
+      } else {
+        add_note(out, "megatron_layout_only", {{"tp", c.plan.tp}, {"pp", c.plan.pp}});
+      }
+    } else {
+      add_note(out, "megatron_engine_only", {{"zero", c.plan.zero}, {"dp", c.dp()}});
     }
     add_training_notes(c, out);
     return;
   }
-  if (c.s.engine == Engine::Megatron && megatron_pretrain(c)) add_megatron_pretrain(c, out);
-  if (c.s.engine == Engine::Megatron && megatron_finetune(c)) add_megatron_swift(c, out);
   add_swift_sft(c, out);
   add_llamafactory(c, out);
   if (fsdp_option(c).empty())
