@@ -327,7 +327,9 @@ TEST_CASE(
   const int64_t global = std::stoll(value_of(d, "--global-batch-size"));
   CHECK(global * 8192 >= 4000000);
   CHECK(global * 8192 <= 8400000);
-  CHECK(global % 8 == 0);  // micro-batch 1 x 8 data-parallel ranks x accumulation
+  // micro-batch 1 x the plan's data-parallel ranks (the planner's TP on the 8 GPUs) x accumulation
+  const int64_t dp = dense.at("plan").at("dp").get<int64_t>();
+  CHECK(global % dp == 0);
   CHECK(std::stoll(value_of(d, "--train-iters")) ==
         static_cast<int64_t>(std::ceil(1e11 / (global * 8192.0))));
   CHECK(std::stod(value_of(d, "--lr")) == Approx(3.0e-4));
@@ -357,11 +359,12 @@ TEST_CASE(
   CHECK(value_of(m, "--moe-router-load-balancing-type") == "aux_loss");
   CHECK(value_of(m, "--moe-aux-loss-coeff") == "1e-2");
   CHECK(value_of(m, "--moe-token-dispatcher-type") == "alltoall");
-  // A stated accumulation is kept: 1 x 8 x 4 = 32 sequences.
+  // A stated accumulation is kept: 1 x dp x 4 sequences.
   const json stated = launch(
       R"({"model":"llama-3.1-8b","task":"pretrain","engine":"megatron","gpu":"h100-80gb","gpus":8,
           "seq_len":8192,"training":{"tokens":1e9,"grad_accum":4}})");
-  CHECK(value_of(text_of(stated, "megatron-lm"), "--global-batch-size") == "32");
+  CHECK(value_of(text_of(stated, "megatron-lm"), "--global-batch-size") ==
+        std::to_string(4 * stated.at("plan").at("dp").get<int64_t>()));
 }
 
 TEST_CASE(

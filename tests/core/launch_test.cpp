@@ -735,9 +735,14 @@ void check_training(const Scenario& s, const Plan& plan, const json& out) {
     }
   }
   // swift, llama-factory, torchrun, deepspeed (not for engine fsdp with sharded gradients, whose
-  // commands all run FSDP); none beside Megatron-LM for a TP/PP layout only it runs.
+  // commands all run FSDP); none beside Megatron-LM for a TP/PP layout only it runs, nor beside the
+  // Megatron command that runs an engine megatron plan.
   const int data_parallel = s.engine == Engine::Fsdp && plan.zero >= 2 ? 3 : 4;
-  CHECK(shells == (plan.tp > 1 || plan.pp > 1 ? 0 : data_parallel));
+  bool megatron_runs = false;
+  for (const json& cmd : out["commands"])
+    megatron_runs = megatron_runs || cmd["tool"] == "megatron-lm" || cmd["tool"] == "megatron-swift";
+  const bool megatron_only = plan.tp > 1 || plan.pp > 1 || (s.engine == Engine::Megatron && megatron_runs);
+  CHECK(shells == (megatron_only ? 0 : data_parallel));
 }
 
 bool blocked(const json& out) {

@@ -46,7 +46,8 @@ nlohmann::json config_keys(const nlohmann::json& config) {
 
 const std::map<std::string, Handler>& scenario_commands() {
   static const std::map<std::string, Handler> commands = {
-      {"estimate", [](const nlohmann::json& in) { return to_json(estimate(parse_scenario(in))); }},
+      {"estimate",
+       [](const nlohmann::json& in) { return to_json(estimate(with_planned_layout(parse_scenario(in)))); }},
       {"rank", [](const nlohmann::json& in) { return rank_json(parse_scenario(in)); }},
       {"takes",
        [](const nlohmann::json& in) {

@@ -238,6 +238,10 @@ const std::vector<Message> kMessages = {
      "DeepSpeed refuses pipeline parallelism with ZeRO stage 2 or 3; use ZeRO-1 with pp > 1"},
     {"megatron_zero", K::Warning, "",
      "Megatron-LM shards only optimizer states (distributed optimizer): sized as ZeRO-1"},
+    {"megatron_layout_planned", K::Warning, "tp pp ep zero gpus gpu | gpu_name",
+     "engine megatron with no layout stated: sized and launched at tp {tp} x pp {pp} x ep {ep}, ZeRO-{zero}"
+     " (1: the distributed optimizer), the planner's layout for {gpus} x {gpu_name}; state tp, pp, ep "
+     "or training.zero to change it"},
     {"zero_without_dp", K::Warning, "",
      "ZeRO shards over data-parallel ranks; with one rank (gpus / (tp * pp) = 1) it saves nothing"},
     {"online_fp8_load", K::Warning, "engine repo stored load_bytes alternative",
@@ -434,6 +438,10 @@ const std::vector<Message> kMessages = {
      "pretrain_gpt.py does not pass --rope-scaling-factor on): the command trains without scaling"},
     {"megatron_norm_epsilon", K::Note, "",
      "the model's norm epsilon is not known: pretrain_gpt.py trains with its default --norm-epsilon 1e-5"},
+    {"megatron_engine_only", K::Note, "zero dp",
+     "engine megatron: the Megatron command runs this plan of {dp} data-parallel ranks at ZeRO-{zero} (1: "
+     "Megatron's distributed optimizer, 0: none); ms-swift sft, LLaMA-Factory and DeepSpeed ZeRO would train "
+     "another and are left out (engine deepspeed writes them)"},
     {"megatron_as_deepspeed", K::Note, "",
      "engine megatron: no Megatron command is generated; the DeepSpeed commands are the nearest equivalent"},
     {"dataset_placeholders", K::Note, "template",

@@ -42,7 +42,7 @@ constexpr int64_t kAssumedNodeGpus = 8;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-LaunchPlan plan_of(const Plan& p) {
+LaunchPlan plan_of(const Scenario& s, const Plan& p) {
   return {p.instance->gpu_id,
           p.instance->instance,
           "ranking",
@@ -54,13 +54,14 @@ LaunchPlan plan_of(const Plan& p) {
           p.zero,
           p.load ? p.load->concurrency_per_replica : 0,
           p.ep,
-          p.dp_attention};
+          p.dp_attention,
+          s.zero_set};  // the planner keeps a stated stage
 }
 
 // The ranking is sorted fitting-first, cheapest-first, so the first row of a type is its best plan.
 LaunchPlan catalog_plan(const Scenario& s, const std::string& instance) {
   for (const Plan& p : rank_plans(s)) {
-    if (p.instance->instance == instance) return plan_of(p);
+    if (p.instance->instance == instance) return plan_of(s, p);
   }
   throw_error("plan.instance", "no_plan_for_instance", {{"instance", instance}});
 }
@@ -76,12 +77,12 @@ LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
   }
   for (const Plan& p : plans) {
     if (!p.fits) break;
-    const LaunchPlan candidate = plan_of(p);
+    const LaunchPlan candidate = plan_of(s, p);
     if (!launch_blocker(make_context(s, candidate)).empty()) continue;
     if (&p != &plans.front()) {
       const Plan& top = plans.front();
       nlohmann::json why;
-      const std::string blocker = launch_blocker(make_context(s, plan_of(top)), &why);
+      const std::string blocker = launch_blocker(make_context(s, plan_of(s, top)), &why);
       note->code = "cheapest_not_launchable";
       note->values = nlohmann::json({{"instance", top.instance->instance},
                                      {"gpus", top.gpus},
@@ -97,7 +98,7 @@ LaunchPlan cheapest_plan(const Scenario& s, Warning* note) {
     }
     return candidate;
   }
-  return plan_of(plans.front());  // none can be launched: the cheapest, with the warning that says why
+  return plan_of(s, plans.front());  // none can be launched: the cheapest, with the warning that says why
 }
 
 LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
@@ -110,6 +111,7 @@ LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
   p.source = "explicit";
   p.tp = r.integer("tp", 1, kMaxPlanSize).value_or(s.tp);
   p.pp = r.integer("pp", 1, kMaxPlanSize).value_or(s.pp);
+  p.zero_stated = r.has("zero") || s.zero_set;
   p.zero = static_cast<int>(r.integer("zero", 0, 3).value_or(s.training.zero));
   p.ep = r.integer("ep", 1, kMaxPlanSize).value_or(s.ep);
   p.dp_attention = r.boolean("dp_attention").value_or(false);
@@ -124,6 +126,7 @@ LaunchPlan explicit_plan(const Scenario& s, const nlohmann::json& j) {
 
 LaunchPlan scenario_plan(const Scenario& s) {
   LaunchPlan p{*s.gpu, "", "scenario", s.gpus, 1, s.gpus, s.tp, s.pp, s.training.zero, 0, s.ep};
+  p.zero_stated = s.zero_set;
   if (s.gpus > kAssumedNodeGpus && s.gpus % kAssumedNodeGpus == 0) {
     p.gpus_per_instance = kAssumedNodeGpus;
     p.instances = s.gpus / kAssumedNodeGpus;
@@ -508,7 +511,10 @@ nlohmann::json launch_json(const nlohmann::json& input) {
   nlohmann::json scenario = input.contains("scenario") ? input["scenario"] : input;
   const nlohmann::json plan = input.contains("plan") ? input["plan"] : nlohmann::json();
   if (scenario.is_object()) scenario.erase("plan");  // parse_scenario rejects unknown keys
-  const Scenario s = parse_scenario(scenario);
+  // Without a plan, a stated gpu is launched at the scenario's layout: the planner's where it
+  // chooses one (with_planned_layout, as `estimate` sizes it).
+  const Scenario parsed = parse_scenario(scenario);
+  const Scenario s = plan.is_null() ? with_planned_layout(parsed) : parsed;
   Warning note;
   const LaunchPlan chosen = resolve_plan(s, plan, &note);
   Launch l = make_launch(s, chosen);

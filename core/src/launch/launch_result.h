@@ -26,6 +26,8 @@ struct LaunchPlan {
   int64_t concurrency = 0;
   int64_t ep = 1;             // expert-parallel degree (Megatron-LM --expert-model-parallel-size)
   bool dp_attention = false;  // DP attention over tp GPUs, SGLang's or vLLM's (the ranked plan's choice)
+  bool zero_stated =
+      false;  // `zero` is the input's own (training.zero, or the explicit plan's), not a default
 };
 
 // One command line or one config file.

@@ -411,11 +411,15 @@ void add_megatron_swift(const LaunchContext& c, Launch& out) {
     // Whole experts per rank (expert TP 1, the default), as the plan was sized; grouped GEMMs and
     // the auxiliary balance loss of ms-swift's MoE examples (examples/megatron/moe/qwen3_moe.sh and
     // deepseek_v3.sh at v3.9.0: --moe_aux_loss_coeff 1e-3; its default 0 turns the loss off).
+    // megatron_args.py: moe_grouped_gemm defaults to False at v3.9.0 (True from v3.10.0), so it is written.
     f.add("--expert_model_parallel_size", c.plan.ep).add("--moe_grouped_gemm", "true");
     f.add("--moe_aux_loss_coeff", "1e-3");
   }
-  // Megatron-SWIFT shards the optimizer states by default (use_distributed_optimizer true).
-  if (c.plan.zero == 0) f.add("--use_distributed_optimizer", "false");
+  // Megatron-SWIFT shards the optimizer states by default (megatron_args.py: use_distributed_optimizer
+  // True, at v3.9.0 as at 4.x): turned off only where the input states ZeRO 0. An unstated stage 0
+  // (a planned layout with one data-parallel rank, an explicit plan without one) keeps the default:
+  // at worst it shards more than was sized.
+  if (c.plan.zero == 0 && c.plan.zero_stated) f.add("--use_distributed_optimizer", "false");
   f.add("--micro_batch_size", c.s.batch).add("--global_batch_size", global_batch(c));
   // recompute_granularity takes selective or full (megatron_args.py at v3.9.0; selective is its
   // default and recomputes only the core attention).
@@ -453,9 +457,21 @@ void add_megatron_swift(const LaunchContext& c, Launch& out) {
   add_command(out, "ms-swift", kSwiftVersion, "shell", "", shell_command("swift export", h));
 }
 
-// Whether the data-parallel tools' commands (ms-swift sft, LLaMA-Factory, DeepSpeed) are written.
-bool data_parallel_commands(const LaunchContext& c) {
+bool data_parallel_layout(const LaunchContext& c) {
   return c.plan.tp == 1 && c.plan.pp == 1 && c.plan.ep == 1;
+}
+
+// Engine megatron with a Megatron command for the task (Megatron-SWIFT's fine-tuning, Megatron-LM's
+// pre-training): that command runs the plan, whose stage is Megatron's distributed optimizer, not a
+// DeepSpeed ZeRO stage.
+bool megatron_engine_runs(const LaunchContext& c) {
+  return c.s.engine == Engine::Megatron && (megatron_finetune(c) || megatron_pretrain(c));
+}
+
+// Whether the data-parallel tools' commands (ms-swift sft, LLaMA-Factory, DeepSpeed) are written: a
+// data-parallel layout of an engine other than a Megatron that runs it.
+bool data_parallel_commands(const LaunchContext& c) {
+  return data_parallel_layout(c) && !megatron_engine_runs(c);
 }
 
 void add_training_notes(const LaunchContext& c, Launch& out) {
@@ -542,19 +558,25 @@ bool megatron_finetune(const LaunchContext& c) {
 void add_training(const LaunchContext& c, Launch& out) {
   // Tensor or pipeline parallelism: only Megatron-LM's pretrain_gpt.py expresses it (launch_blocker
   // refuses the rest); the data-parallel tools' commands would train another layout.
+  // Engine megatron on a data-parallel layout: its own command alone as well.
   if (!data_parallel_commands(c)) {
     if (megatron_finetune(c)) {
       add_megatron_swift(c, out);
-      add_note(out, "megatron_swift_layout", {{"tp", c.plan.tp}, {"pp", c.plan.pp}, {"ep", c.plan.ep}});
     } else {
       add_megatron_pretrain(c, out);
-      add_note(out, "megatron_layout_only", {{"tp", c.plan.tp}, {"pp", c.plan.pp}});
+    }
+    if (!data_parallel_layout(c)) {
+      if (megatron_finetune(c)) {
+        add_note(out, "megatron_swift_layout", {{"tp", c.plan.tp}, {"pp", c.plan.pp}, {"ep", c.plan.ep}});
+      } else {
+        add_note(out, "megatron_layout_only", {{"tp", c.plan.tp}, {"pp", c.plan.pp}});
+      }
+    } else {
+      add_note(out, "megatron_engine_only", {{"zero", c.plan.zero}, {"dp", c.dp()}});
     }
     add_training_notes(c, out);
     return;
   }
-  if (c.s.engine == Engine::Megatron && megatron_pretrain(c)) add_megatron_pretrain(c, out);
-  if (c.s.engine == Engine::Megatron && megatron_finetune(c)) add_megatron_swift(c, out);
   add_swift_sft(c, out);
   add_llamafactory(c, out);
   if (fsdp_option(c).empty())

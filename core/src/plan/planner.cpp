@@ -767,6 +767,36 @@ GpuTakes takes_on(Search& z, const Gpu& gpu) {
   return out;
 }
 
+// Whether with_planned_layout() lays the scenario out: Megatron training on a stated card and
+// count with some of the degrees the planner chooses (tp, ep for an MoE model, training.zero) unstated.
+bool plans_layout(const Scenario& s) {
+  return s.engine == Engine::Megatron && is_training(s.task) && s.gpu && s.gpus_set &&
+         (!s.tp_set || !s.zero_set || (!s.ep_set && s.model.experts > 0));
+}
+
+// Of the training layouts on `gpu` at the scenario's count, the one rank_plans would rank first on
+// nodes of 8 of that card: fitting first; then the fastest (one card type and count: the same price per
+// hour, so the cheapest job); of those that do not fit, the closest.
+std::optional<Config> planned_config(Search& z, const Gpu& gpu) {
+  const Links links = default_links(gpu);  // the links estimate() times the layout with
+  const double usable = usable_bytes(z.s, gpu);
+  std::optional<Config> best;
+  double best_bytes = 0, best_rate = 0;
+  for (const Config& c : training_configs(z, gpu, {kNodeGpus, z.caps.multi_node})) {
+    const double bytes = per_gpu_bytes(z, c, gpu);
+    const bool fit = bytes <= usable;
+    const double rate = fit ? throughput_of(z, c, gpu, links).train_tokens_per_s : 0;
+    const bool best_fits = best && best_bytes <= usable;
+    if (!best || (fit && !best_fits) || (fit && best_fits && rate > best_rate) ||
+        (!fit && !best_fits && bytes < best_bytes)) {
+      best = c;
+      best_bytes = bytes;
+      best_rate = rate;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 std::vector<const Instance*> candidate_instances(const Scenario& s) {
@@ -886,6 +916,33 @@ std::optional<Plan> best_plan(const Scenario& s) {
   }
   if (best && !best->fits) best = instance_plan(z, *best_instance, true);  // its reason, in words
   return best;
+}
+
+Scenario with_planned_layout(const Scenario& s) {
+  if (!plans_layout(s)) return s;
+  const Gpu* gpu = find_gpu(*s.gpu);
+  if (!gpu) return s;
+  Search z(s);
+  const std::optional<Config> c = planned_config(z, *gpu);
+  if (!c) return s;  // no layout of the stated count on this card: the scenario as given
+  const int64_t ep = expert_parallel(z, *c);
+  // The scenario's own layout (one GPU, say): nothing chosen, nothing to say.
+  if (c->tp == s.tp && c->pp == s.pp && ep == s.ep && c->zero == s.training.zero) return s;
+  Scenario out = s;
+  out.tp = c->tp;
+  out.pp = c->pp;
+  out.ep = ep;
+  out.training.zero = c->zero;
+  apply_layout_defaults(out);
+  out.warnings.push_back(message_warning("megatron_layout_planned", "tp",
+                                         {{"tp", out.tp},
+                                          {"pp", out.pp},
+                                          {"ep", out.ep},
+                                          {"zero", out.training.zero},
+                                          {"gpus", out.gpus},
+                                          {"gpu", gpu->id}},
+                                         {{"gpu_name", gpu->name}}));
+  return out;
 }
 
 std::vector<GpuTakes> what_it_takes(const Scenario& s) {

@@ -107,6 +107,12 @@ std::optional<Warning> no_plan_fits_warning(const Scenario& s, const std::vector
 // nullopt when no instance passes the filters.
 std::optional<Plan> best_plan(const Scenario& s);
 
+// Engine megatron training on a stated gpu and gpus with tp, training.zero or (MoE) ep unstated:
+// `s` laid out as the ranking would lay out that count of that card (on nodes of 8 with its links),
+// the stated degrees kept, with the warning megatron_layout_planned naming the layout; `s` itself
+// otherwise. `estimate` and `launch` (without a plan) size and launch this scenario.
+Scenario with_planned_layout(const Scenario& s);
+
 // One entry per catalog GPU type, in catalog order; the scenario's tp, pp and training.zero are kept.
 std::vector<GpuTakes> what_it_takes(const Scenario& s);
 
