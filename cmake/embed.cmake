@@ -72,7 +72,7 @@ foreach(pair IN LISTS FILES)
   # String members for people (citations, notes) that the core checks or reads but never keeps nor
   # answers with are embedded as "" (catalog.h, checkpoints.h; docs/catalog.md keeps them): gpus.json's
   # memory_note and notes (~2.5 KB of the LZMA-packed wasm), checkpoints.json's sources and notes
-  # (~7 KB, 2026-12-03; the launch facts' template and vLLM-flag citations, 2026-12-03), models.json's sources (~1 KB). `every`: each entry of `entries_of` carries
+  # (~7 KB, 2026-12-03; the launch facts' template and vLLM-flag citations, 2026-12-03), models.json's sources (~1 KB), instances.json's row notes (2026-12-03). `every`: each entry of `entries_of` carries
   # the member ("present", maybe empty) or carries it not empty ("given"). A JSON string is quotes around non-quote, non-backslash
   # characters and escapes.
   set(blank "")
@@ -85,6 +85,10 @@ foreach(pair IN LISTS FILES)
               block_source scope_source note llamafactory_template_source vllm_args_source applies_to)
     set(entries_of checkpoints)
     set(every "")
+  elseif(name STREQUAL "instances_json")
+    set(blank notes)
+    set(entries_of instances)
+    set(every present)
   elseif(name STREQUAL "models_json")
     set(blank source)
     set(entries_of "")

@@ -102,7 +102,6 @@ nlohmann::json instances_json() {
                                   {"billing", i.billing},
                                   {"price_date", i.price_date},
                                   {"source", i.source},
-                                  {"notes", i.notes},
                                   {"gpu_link", i.gpu_link},
                                   {"gpu_link_bytes_per_s", i.gpu_link_bytes_per_s},
                                   {"network_gbps", i.network_gbps},

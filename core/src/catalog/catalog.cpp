@@ -208,7 +208,7 @@ InstanceData load_instances() {
     // Rows name a key of the "sources" table: the long citations are stored once.
     const std::string source_key = get_string(e, "source", where);
     in.source = get_string(sources, source_key.c_str(), where + " source");
-    in.notes = get_string(e, "notes", where);
+    get_string(e, "notes", where);
     // The network facts (docs/catalog.md "Networks"): every row carries all six, with a source.
     in.gpu_link = get_string(e, "gpu_link", where);
     if (in.gpu_link != "nvswitch" && in.gpu_link != "nvlink" && in.gpu_link != "xgmi" &&

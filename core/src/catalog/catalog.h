@@ -57,8 +57,7 @@ struct Instance {
   std::string billing;       // one of billing_kinds() (docs/catalog.md "Instances")
   std::string billing_term;  // reserved / subscription only: "1y", "3y", "1mo", ...; "" otherwise
   std::string price_date;    // as given by the source
-  std::string source;
-  std::string notes;
+  std::string source;        // the row's notes are for people (docs/catalog.md): checked, not kept
 
   // The network (docs/catalog.md "Networks"). Inside the instance: how its GPUs talk to each
   // other; between instances: the instance's network and whether the provider can place several
